@@ -1,0 +1,232 @@
+import { Agent, type Dispatcher, request } from "undici";
+import type { z } from "zod";
+import type { Logger } from "../log/logger.js";
+import { scrubSecrets } from "../log/logger.js";
+import { baseUrlProblem, tokenProblem } from "./endpoint-rules.js";
+import {
+  type ApiError,
+  ChildNotCoveredError,
+  MalformedSinceError,
+  NetworkError,
+  RateLimitedError,
+  type RequestInfo,
+  RulesNotSyncedError,
+  SchemaMismatchError,
+  ServerError,
+  TokenRejectedError,
+  UnexpectedStatusError,
+} from "./errors.js";
+import { parseEventsPage, type ReadEventsPage } from "./events-page.js";
+import { issuesOf } from "./issues.js";
+import { type Child, childrenSchema, errorBodySchema, type Today, todaySchema } from "./schemas.js";
+
+export interface ApiClientOptions {
+  token: string;
+  baseUrl: string;
+  /** The original base address; tried when the main one fails at the network level. */
+  legacyBaseUrl?: string | undefined;
+  logger: Logger;
+  /** Time allowed for headers, and again for the body, of one request. */
+  timeoutMs?: number;
+  /**
+   * Awaited before every HTTP request leaves, retries and legacy fallbacks included: the token's
+   * rate budget plugs in here, so that it counts what the API counts.
+   */
+  beforeRequest?: (signal: AbortSignal | undefined) => Promise<void>;
+  dispatcher?: Dispatcher;
+}
+
+export class ClientOptionsError extends Error {
+  override name = "ClientOptionsError";
+}
+
+/** The read-only Household Reward Facts API v1, over undici. */
+export class RewardFactsClient {
+  readonly #token: string;
+  readonly #bases: string[];
+  readonly #logger: Logger;
+  readonly #beforeRequest: ApiClientOptions["beforeRequest"];
+  readonly #dispatcher: Dispatcher;
+  readonly #ownsDispatcher: boolean;
+  readonly #timeoutMs: number;
+  /** Index in #bases of the address that answered last; tried first. */
+  #preferred = 0;
+
+  constructor(options: ApiClientOptions) {
+    const problem = tokenProblem(options.token);
+    if (problem) throw new ClientOptionsError(`API token ${problem}`);
+    this.#bases = [options.baseUrl, options.legacyBaseUrl]
+      .filter((b): b is string => typeof b === "string" && b !== "")
+      .map((base) => {
+        const urlProblem = baseUrlProblem(base);
+        if (urlProblem) throw new ClientOptionsError(`API base URL ${urlProblem}`);
+        return base.replace(/\/+$/, "");
+      });
+    this.#token = options.token;
+    this.#logger = options.logger;
+    this.#beforeRequest = options.beforeRequest;
+    this.#timeoutMs = options.timeoutMs ?? 15_000;
+    this.#ownsDispatcher = options.dispatcher === undefined;
+    this.#dispatcher =
+      options.dispatcher ??
+      new Agent({
+        connectTimeout: Math.min(this.#timeoutMs, 10_000),
+        headersTimeout: this.#timeoutMs,
+        bodyTimeout: this.#timeoutMs,
+      });
+  }
+
+  /** GET /children: the children covered by the token. */
+  async listChildren(signal?: AbortSignal): Promise<Child[]> {
+    return this.#getJson("/children", childrenSchema, signal);
+  }
+
+  /** GET /children/{id}/today: a TodayPayload, or a CalmDay on the other household's day. */
+  async getToday(childId: string, signal?: AbortSignal): Promise<Today> {
+    return this.#getJson(`/children/${encodeURIComponent(childId)}/today`, todaySchema, signal);
+  }
+
+  /**
+   * GET /children/{id}/events. `since` is the stored cursor, passed back unchanged, or an ISO 8601
+   * timestamp; it is URL-encoded (a cursor holds a comma, an offset a `+`). Events of a type this
+   * client does not know, or that it cannot read, are skipped with a warning; the page's cursor
+   * still moves past them.
+   */
+  async getEvents(childId: string, since?: string, signal?: AbortSignal): Promise<ReadEventsPage> {
+    const query = since === undefined ? "" : `?since=${encodeURIComponent(since)}`;
+    const path = `/children/${encodeURIComponent(childId)}/events${query}`;
+    const { body, info } = await this.#get(path, signal);
+    return parseEventsPage(body, info, this.#logger);
+  }
+
+  async close(): Promise<void> {
+    if (this.#ownsDispatcher) await this.#dispatcher.close();
+  }
+
+  async #getJson<S extends z.ZodType>(path: string, schema: S, signal?: AbortSignal): Promise<z.infer<S>> {
+    const { body, info } = await this.#get(path, signal);
+    const parsed = schema.safeParse(body);
+    if (!parsed.success) throw new SchemaMismatchError(info, issuesOf(parsed.error), 200);
+    return parsed.data;
+  }
+
+  /** One GET, on the preferred base address, then on the other when the first is unreachable. */
+  async #get(path: string, signal?: AbortSignal): Promise<{ body: unknown; info: RequestInfo }> {
+    const order = this.#bases.map((_, i) => (this.#preferred + i) % this.#bases.length);
+    let lastError: unknown;
+    for (const index of order) {
+      const base = this.#bases[index] as string;
+      try {
+        const result = await this.#getOnce(base, path, signal);
+        if (index !== this.#preferred) {
+          this.#logger.warn({ base: describeBase(base) }, "API answered on the other base address; using it");
+          this.#preferred = index;
+        }
+        return result;
+      } catch (error) {
+        if (!(error instanceof NetworkError) || signal?.aborted) throw error;
+        lastError = error;
+      }
+    }
+    throw lastError;
+  }
+
+  async #getOnce(
+    base: string,
+    path: string,
+    signal?: AbortSignal,
+  ): Promise<{ body: unknown; info: RequestInfo }> {
+    const info: RequestInfo = { method: "GET", path, baseUrl: describeBase(base) };
+    await this.#beforeRequest?.(signal);
+    signal?.throwIfAborted();
+    let response: Dispatcher.ResponseData;
+    try {
+      response = await request(`${base}${path}`, {
+        method: "GET",
+        headers: { authorization: `Bearer ${this.#token}`, accept: "application/json" },
+        dispatcher: this.#dispatcher,
+        signal,
+      });
+    } catch (error) {
+      throw this.#networkError(info, error, signal);
+    }
+    let text: string;
+    try {
+      text = await response.body.text();
+    } catch (error) {
+      throw this.#networkError(info, error, signal);
+    }
+    const status = response.statusCode;
+    if (status >= 200 && status < 300) {
+      try {
+        return { body: JSON.parse(text) as unknown, info };
+      } catch {
+        throw new SchemaMismatchError(info, [`body is not JSON (${text.length} characters)`], status);
+      }
+    }
+    throw this.#statusError(info, status, text, response.headers["retry-after"]);
+  }
+
+  #statusError(info: RequestInfo, status: number, text: string, retryAfter: unknown): ApiError {
+    const detail = this.#errorText(text);
+    const message = (what: string) => (detail ? `${what}: ${detail}` : what);
+    switch (status) {
+      case 400:
+        return new MalformedSinceError(message("since refused by the API"), info, status);
+      case 401:
+        return new TokenRejectedError(message("API token missing, unknown or revoked"), info, status);
+      case 403:
+        return new ChildNotCoveredError(message("child not covered by this token"), info, status);
+      case 409:
+        return new RulesNotSyncedError(message("no rules synced yet"), info, status);
+      case 429:
+        return new RateLimitedError(info, parseRetryAfter(retryAfter));
+    }
+    if (status >= 500) return new ServerError(message(`API server error ${status}`), info, status);
+    if (status >= 300 && status < 400) {
+      return new UnexpectedStatusError(
+        `redirect ${status} not followed (the token stays here)`,
+        info,
+        status,
+      );
+    }
+    return new UnexpectedStatusError(message(`unexpected status ${status}`), info, status);
+  }
+
+  /** The service's error text, short and scrubbed: it is echoed into logs. */
+  #errorText(text: string): string {
+    let message: string | undefined;
+    try {
+      const parsed = errorBodySchema.safeParse(JSON.parse(text));
+      if (parsed.success) message = parsed.data.error;
+    } catch {
+      message = undefined;
+    }
+    return message === undefined ? "" : scrubSecrets(message, [this.#token]).slice(0, 200);
+  }
+
+  #networkError(info: RequestInfo, error: unknown, signal?: AbortSignal): Error {
+    if (signal?.aborted) return signal.reason instanceof Error ? signal.reason : new Error("aborted");
+    const code =
+      (error as { code?: unknown })?.code ??
+      (error as { cause?: { code?: unknown } })?.cause?.code ??
+      "UNKNOWN";
+    const detail = error instanceof Error ? scrubSecrets(error.message, [this.#token]).slice(0, 120) : "";
+    return new NetworkError(info, String(code), detail);
+  }
+}
+
+/** Origin and path of a base URL, for logs and errors (never credentials, never a query). */
+function describeBase(base: string): string {
+  const url = new URL(base);
+  return `${url.origin}${url.pathname === "/" ? "" : url.pathname}`;
+}
+
+/** Retry-After in seconds or as an HTTP date; undefined when absent or unreadable. */
+export function parseRetryAfter(value: unknown, now: number = Date.now()): number | undefined {
+  const text = Array.isArray(value) ? value[0] : value;
+  if (typeof text !== "string" || text.trim() === "") return undefined;
+  if (/^\d+(\.\d+)?$/.test(text.trim())) return Math.round(Number(text) * 1000);
+  const date = Date.parse(text);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}

@@ -1,0 +1,102 @@
+// One error class per way a request to the Reward Facts API can fail, so that callers decide by
+// kind (retry, pause the token, mark a child unavailable) and never by parsing a message.
+// No message ever carries the token: requests are described by method and path only.
+
+export interface RequestInfo {
+  method: string;
+  /** Path and query relative to the base URL, e.g. `/children/abc/events?since=…`. */
+  path: string;
+  /** The base URL the request went to (main or legacy). */
+  baseUrl: string;
+}
+
+export abstract class ApiError extends Error {
+  abstract readonly kind: string;
+  /** Whether repeating the same request soon may succeed (p-retry retries only these). */
+  abstract readonly retryable: boolean;
+  readonly request: RequestInfo;
+  readonly status: number | undefined;
+
+  constructor(message: string, request: RequestInfo, status?: number, options?: ErrorOptions) {
+    super(`${message} (${request.method} ${request.path})`, options);
+    this.name = new.target.name;
+    this.request = request;
+    this.status = status;
+  }
+}
+
+/** 400: the `since` query parameter (a stored cursor or a timestamp) was refused. */
+export class MalformedSinceError extends ApiError {
+  readonly kind = "malformed_since";
+  readonly retryable = false;
+}
+
+/** 401: token missing, unknown or revoked. */
+export class TokenRejectedError extends ApiError {
+  readonly kind = "token_rejected";
+  readonly retryable = false;
+}
+
+/** 403: the child is not covered by this token's household. */
+export class ChildNotCoveredError extends ApiError {
+  readonly kind = "child_not_covered";
+  readonly retryable = false;
+}
+
+/** 409: the child's rules have not been synced to the service yet. */
+export class RulesNotSyncedError extends ApiError {
+  readonly kind = "rules_not_synced";
+  readonly retryable = false;
+}
+
+/** 429: more than 30 requests a minute with this token. */
+export class RateLimitedError extends ApiError {
+  readonly kind = "rate_limited";
+  // Retrying inside the same minute earns another 429: the caller pauses the whole token instead.
+  readonly retryable = false;
+  /** Delay asked for by a Retry-After header, when the service sends one (the spec promises none). */
+  readonly retryAfterMs: number | undefined;
+
+  constructor(request: RequestInfo, retryAfterMs: number | undefined) {
+    super("rate limited by the API", request, 429);
+    this.retryAfterMs = retryAfterMs;
+  }
+}
+
+/** 5xx: the service failed. */
+export class ServerError extends ApiError {
+  readonly kind = "server_error";
+  readonly retryable = true;
+}
+
+/** The service could not be reached or did not answer in time (connect, timeout, cut-off body). */
+export class NetworkError extends ApiError {
+  readonly kind = "network";
+  readonly retryable = true;
+  /** A short code of the failure (ECONNREFUSED, UND_ERR_HEADERS_TIMEOUT, …), never a URL. */
+  readonly code: string;
+
+  constructor(request: RequestInfo, code: string, detail: string) {
+    super(`API unreachable: ${code}${detail ? ` ${detail}` : ""}`, request);
+    this.code = code;
+  }
+}
+
+/** A status the spec does not name (a 404, a redirect that is never followed with the token, …). */
+export class UnexpectedStatusError extends ApiError {
+  readonly kind = "unexpected_status";
+  readonly retryable = false;
+}
+
+/** The answer is not JSON, or its JSON does not match the spec: never retried. */
+export class SchemaMismatchError extends ApiError {
+  readonly kind = "schema_mismatch";
+  readonly retryable = false;
+  /** Where the answer departs from the schema, e.g. `behaviors.2.status: Invalid option`. */
+  readonly issues: readonly string[];
+
+  constructor(request: RequestInfo, issues: readonly string[], status?: number) {
+    super(`unreadable API answer: ${issues.slice(0, 3).join("; ")}`, request, status);
+    this.issues = issues;
+  }
+}

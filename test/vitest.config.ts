@@ -1,0 +1,14 @@
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+// Lives under test/ because the add-on layout reserves the top level (and any `config.*` name).
+export default defineConfig({
+  test: {
+    root: fileURLToPath(new URL("..", import.meta.url)),
+    include: ["test/**/*.test.ts"],
+    testTimeout: 30_000,
+    hookTimeout: 240_000,
+    // Two cores: integration suites (real Home Assistant, child processes) must not starve each other.
+    maxWorkers: 2,
+  },
+});
