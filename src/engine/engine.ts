@@ -1,0 +1,412 @@
+import {
+  ApiError,
+  ChildNotCoveredError,
+  RateLimitedError,
+  RulesNotSyncedError,
+  SchemaMismatchError,
+  TokenRejectedError,
+} from "../api/errors.js";
+import type { Today } from "../api/schemas.js";
+import type { Logger } from "../log/logger.js";
+import type { ApiReader } from "./api-reader.js";
+import { cadenceFor, jittered } from "./cadence.js";
+import { filterChildren } from "./children.js";
+import { startOfLocalDay } from "./day-start.js";
+import { type EventsJobContext, pollEvents } from "./events-job.js";
+import { FailureSpell } from "./failure-spell.js";
+import type { RateBudget } from "./rate-budget.js";
+import { retryTransient } from "./retry.js";
+import type { ChildRef, EngineStatus, Sink } from "./sink.js";
+import { NotDeliveredError } from "./sink.js";
+import { sleep } from "./sleep.js";
+import type { CursorStore, DeliveredIds } from "./storage.js";
+import { unavailableReasons } from "./unavailable-reasons.js";
+
+export interface EngineOptions {
+  reader: ApiReader;
+  budget: RateBudget;
+  sink: Sink;
+  cursors: CursorStore;
+  delivered: DeliveredIds;
+  logger: Logger;
+  /** The household's time zone: Home Assistant's when known, else the process's. */
+  timeZone: () => string;
+  eventsIntervalMs?: number;
+  todayIntervalMs?: number;
+  discoveryIntervalMs?: number;
+  tokenCheckIntervalMs?: number;
+  statusIntervalMs?: number;
+  /** The `children` option: ids or first names; empty for all. */
+  childrenFilter?: readonly string[];
+  /** Fraction of an interval by which each poll moves at random. */
+  jitter?: number;
+  random?: () => number;
+  /** A child goes unavailable after its today has failed for this many today intervals. */
+  unavailableAfterIntervals?: number;
+  /** Backoff of the retries of a failed request (tests shorten it). */
+  retryMinTimeoutMs?: number;
+}
+
+interface Track {
+  child: ChildRef;
+  eventsDue: number;
+  todayDue: number;
+  /** Not polled: the token no longer covers the child (403); discovery may bring it back. */
+  suspended: boolean;
+  todaySpell: FailureSpell;
+  /** The reason last published, or null while available. */
+  unavailable: string | null;
+  lastSchemaIssue: string | null;
+}
+
+type Job =
+  | { kind: "discovery" | "token_check" | "status"; due: number }
+  | { kind: "events" | "today"; due: number; track: Track };
+
+/**
+ * Polls the Reward Facts API for every child of one token and hands what it reads to a sink.
+ * One loop runs one job at a time, earliest first: with a budget of one request every two seconds
+ * there is nothing to gain from concurrency, and a single loop makes the budget, the fairness
+ * between children and a clean stop simple.
+ */
+export class Engine {
+  readonly #o: Required<Omit<EngineOptions, "childrenFilter">> & { childrenFilter: readonly string[] };
+  readonly #tracks = new Map<string, Track>();
+  readonly #apiSpell = new FailureSpell();
+  readonly #abort = new AbortController();
+  readonly #events: EventsJobContext;
+  #discoveryDue = 0;
+  #statusDue = 0;
+  #tokenInvalid = false;
+  #tokenCheckDue = 0;
+  #discovered = false;
+  #lastError: string | null = null;
+  #stretch = 1;
+  #demand = 0;
+  #publishedStatus = "";
+  #running: Promise<void> | null = null;
+
+  constructor(options: EngineOptions) {
+    this.#o = {
+      eventsIntervalMs: 30_000,
+      todayIntervalMs: 60_000,
+      discoveryIntervalMs: 15 * 60_000,
+      tokenCheckIntervalMs: 10 * 60_000,
+      statusIntervalMs: 60_000,
+      childrenFilter: [],
+      jitter: 0.1,
+      random: Math.random,
+      unavailableAfterIntervals: 3,
+      retryMinTimeoutMs: 1_000,
+      ...options,
+    };
+    const o = this.#o;
+    this.#events = {
+      reader: o.reader,
+      sink: o.sink,
+      cursors: o.cursors,
+      delivered: o.delivered,
+      logger: o.logger,
+      dayStart: () => startOfLocalDay(Date.now(), o.timeZone()),
+      retry: (attempt, signal) => retryTransient(attempt, signal, { minTimeoutMs: o.retryMinTimeoutMs }),
+      cursorRejectedWarned: new Set(),
+    };
+  }
+
+  /** Starts the loop; the first round goes out at once. */
+  start(): void {
+    this.#running ??= this.#run(this.#abort.signal);
+  }
+
+  /** Stops the loop: the request in flight is aborted, nothing further is sent. */
+  async stop(): Promise<void> {
+    this.#abort.abort(new Error("engine stopped"));
+    await this.#running;
+  }
+
+  status(): EngineStatus {
+    const now = Date.now();
+    const state = this.#tokenInvalid
+      ? "token_invalid"
+      : this.#o.budget.isPaused(now)
+        ? "rate_limited"
+        : this.#apiSpell.lastedMs(now) >= this.#unavailableAfterMs()
+          ? "api_unreachable"
+          : this.#discovered
+            ? "ok"
+            : "starting";
+    return {
+      state,
+      requestsLastMinute: this.#o.budget.usedInWindow(now),
+      budgetPerMinute: Math.round((this.#o.budget.perWindow * 60_000) / this.#o.budget.windowMs),
+      demandPerMinute: Math.round(this.#demand * 10) / 10,
+      stretch: Math.round(this.#stretch * 100) / 100,
+      children: [...this.#tracks.values()].filter((t) => !t.suspended).map((t) => t.child),
+      rateLimitedCount: this.#o.budget.rateLimitedCount,
+      lastError: this.#lastError,
+    };
+  }
+
+  async #run(signal: AbortSignal): Promise<void> {
+    try {
+      await this.#o.sink.whenReady(signal);
+      await this.#publishStatus(true);
+      while (!signal.aborted) {
+        await this.#o.sink.whenReady(signal);
+        const job = this.#nextJob();
+        const wait = job.due - Date.now();
+        if (wait > 0) {
+          await sleep(wait, signal);
+          continue;
+        }
+        await this.#runJob(job, signal);
+        await this.#publishStatus(false);
+      }
+    } catch (error) {
+      if (!signal.aborted) throw error;
+    }
+  }
+
+  #nextJob(): Job {
+    if (this.#tokenInvalid) return { kind: "token_check", due: this.#tokenCheckDue };
+    let next: Job = { kind: "discovery", due: this.#discoveryDue };
+    if (this.#statusDue < next.due) next = { kind: "status", due: this.#statusDue };
+    for (const track of this.#tracks.values()) {
+      if (track.suspended) continue;
+      if (track.eventsDue < next.due) next = { kind: "events", due: track.eventsDue, track };
+      if (track.todayDue < next.due) next = { kind: "today", due: track.todayDue, track };
+    }
+    return next;
+  }
+
+  /** The due time after `previous`, on cadence; a job that fell behind goes next, not twice. */
+  #after(previous: number, intervalMs: number): number {
+    const step = jittered(intervalMs * this.#stretch, this.#o.jitter, this.#o.random);
+    return Math.max(previous + step, Date.now());
+  }
+
+  async #runJob(job: Job, signal: AbortSignal): Promise<void> {
+    const now = Date.now();
+    try {
+      switch (job.kind) {
+        case "status":
+          // Nothing to read: the loop publishes the status after every job once it is due.
+          return;
+        case "discovery":
+          this.#discoveryDue = now + this.#o.discoveryIntervalMs;
+          await this.#discover(signal);
+          break;
+        case "token_check":
+          this.#tokenCheckDue = now + this.#o.tokenCheckIntervalMs;
+          await this.#discover(signal);
+          this.#tokenInvalid = false;
+          this.#o.logger.info("the API token works again; polling resumes");
+          for (const track of this.#tracks.values()) {
+            track.eventsDue = now;
+            track.todayDue = now;
+          }
+          break;
+        case "events": {
+          const { track } = job;
+          track.eventsDue = this.#after(job.due, this.#o.eventsIntervalMs);
+          const outcome = await pollEvents(this.#events, track.child, signal);
+          // A new fact means today's state has changed: read it now rather than at its turn.
+          if (outcome.delivered > 0) track.todayDue = Math.min(track.todayDue, Date.now());
+          break;
+        }
+        case "today": {
+          const { track } = job;
+          track.todayDue = this.#after(job.due, this.#o.todayIntervalMs);
+          await this.#readToday(track, signal);
+          break;
+        }
+      }
+      if (this.#apiSpell.succeed()) this.#o.logger.info("the API answers again");
+      this.#lastError = null;
+    } catch (error) {
+      if (signal.aborted) throw error;
+      await this.#onError(error, job);
+    }
+  }
+
+  async #readToday(track: Track, signal: AbortSignal): Promise<void> {
+    let today: Today;
+    try {
+      today = await retryTransient(() => this.#o.reader.getToday(track.child.id, signal), signal, {
+        minTimeoutMs: this.#o.retryMinTimeoutMs,
+      });
+    } catch (error) {
+      if (!(error instanceof ApiError) || !error.retryable) throw error;
+      if (track.todaySpell.fail(Date.now())) {
+        this.#o.logger.debug(
+          { child: track.child.firstName },
+          "today could not be read; keeping the last values",
+        );
+      }
+      throw error;
+    }
+    await this.#o.sink.publishToday(track.child, today);
+    track.lastSchemaIssue = null;
+    if (track.todaySpell.succeed() || track.unavailable !== null) {
+      if (track.unavailable !== null)
+        this.#o.logger.info({ child: track.child.firstName }, "child readable again");
+      track.unavailable = null;
+    }
+    // The end of a running session is known in advance: read today right after it.
+    const endsAt =
+      today.isMyDay && today.session?.running ? Date.parse(today.session.endsAt ?? "") : Number.NaN;
+    if (endsAt > Date.now()) track.todayDue = Math.min(track.todayDue, endsAt + 1_000);
+  }
+
+  async #discover(signal: AbortSignal): Promise<void> {
+    const listed = await retryTransient(() => this.#o.reader.listChildren(signal), signal, {
+      minTimeoutMs: this.#o.retryMinTimeoutMs,
+    });
+    const { wanted, unmatched } = filterChildren(listed, this.#o.childrenFilter);
+    if (unmatched.length > 0)
+      this.#o.logger.warn({ unmatched }, "the children option names no child of this token");
+    const now = Date.now();
+    let changed = false;
+    for (const child of wanted) {
+      const track = this.#tracks.get(child.id);
+      if (!track) {
+        this.#tracks.set(child.id, {
+          child,
+          eventsDue: now,
+          todayDue: now,
+          suspended: false,
+          todaySpell: new FailureSpell(),
+          unavailable: null,
+          lastSchemaIssue: null,
+        });
+        this.#o.logger.info({ child: child.firstName }, "following a child");
+        changed = true;
+      } else if (track.suspended || track.child.firstName !== child.firstName) {
+        if (track.suspended)
+          this.#o.logger.info({ child: child.firstName }, "child covered by the token again");
+        track.child = child;
+        track.suspended = false;
+        track.eventsDue = now;
+        track.todayDue = now;
+        changed = true;
+      }
+    }
+    for (const track of this.#tracks.values()) {
+      if (track.suspended || wanted.some((c) => c.id === track.child.id)) continue;
+      await this.#suspend(track);
+      changed = true;
+    }
+    if (changed || !this.#discovered) {
+      await this.#o.sink.setChildren([...this.#tracks.values()].map((t) => t.child));
+      this.#recomputeCadence();
+    }
+    this.#discovered = true;
+  }
+
+  #recomputeCadence(): void {
+    const active = [...this.#tracks.values()].filter((t) => !t.suspended).length;
+    const budgetPerMinute = (this.#o.budget.perWindow * 60_000) / this.#o.budget.windowMs;
+    const cadence = cadenceFor(active, { ...this.#o, budgetPerMinute });
+    if (cadence.stretch > 1 && Math.abs(cadence.stretch - this.#stretch) > 0.001) {
+      this.#o.logger.warn(
+        { children: active, demandPerMinute: cadence.demandPerMinute, budgetPerMinute },
+        `more children than the API's budget allows on cadence: intervals stretched ×${cadence.stretch.toFixed(2)}`,
+      );
+    }
+    this.#stretch = cadence.stretch;
+    this.#demand = cadence.demandPerMinute;
+  }
+
+  async #suspend(track: Track): Promise<void> {
+    track.suspended = true;
+    this.#o.logger.warn(
+      { child: track.child.firstName },
+      "the token no longer covers this child; not polling it",
+    );
+    await this.#markUnavailable(track, unavailableReasons.notCovered);
+    this.#recomputeCadence();
+  }
+
+  async #markUnavailable(track: Track, reason: string): Promise<void> {
+    if (track.unavailable === reason) return;
+    track.unavailable = reason;
+    await this.#o.sink.markUnavailable(track.child, reason);
+  }
+
+  #unavailableAfterMs(): number {
+    return this.#o.unavailableAfterIntervals * this.#o.todayIntervalMs * this.#stretch;
+  }
+
+  async #onError(error: unknown, job: Job): Promise<void> {
+    const track = "track" in job ? job.track : undefined;
+    const who = track ? { child: track.child.firstName } : {};
+    const now = Date.now();
+    if (error instanceof NotDeliveredError) {
+      // The sink went away mid-page: the loop holds until it is back, then this child goes first.
+      if (track) track.eventsDue = now;
+      return;
+    }
+    this.#lastError = error instanceof Error ? error.message : String(error);
+    if (error instanceof TokenRejectedError) {
+      if (!this.#tokenInvalid) {
+        this.#o.logger.error(
+          "the API rejected the token (revoked or unknown): create a new token in the app; checking again every 10 minutes",
+        );
+      }
+      this.#tokenInvalid = true;
+      this.#tokenCheckDue = now + this.#o.tokenCheckIntervalMs;
+      for (const t of this.#tracks.values()) await this.#markUnavailable(t, unavailableReasons.tokenRejected);
+      return;
+    }
+    if (error instanceof RateLimitedError) {
+      this.#o.budget.pauseAfterRateLimit(error.retryAfterMs, now);
+      this.#o.logger.warn(
+        { retryAfterMs: error.retryAfterMs },
+        "the API answered 429 (rate limited): pausing every request of the token",
+      );
+      return;
+    }
+    if (track && error instanceof ChildNotCoveredError) {
+      await this.#suspend(track);
+      return;
+    }
+    if (track && error instanceof RulesNotSyncedError) {
+      if (track.unavailable !== unavailableReasons.rulesNotSynced) {
+        this.#o.logger.warn(who, "no rules synced yet for this child; checking again at the today cadence");
+      }
+      await this.#markUnavailable(track, unavailableReasons.rulesNotSynced);
+      return;
+    }
+    if (error instanceof SchemaMismatchError) {
+      const issue = error.issues.join("; ");
+      if (!track || track.lastSchemaIssue !== issue) {
+        this.#o.logger.warn(
+          { ...who, issues: error.issues, request: error.request.path },
+          "unreadable API answer",
+        );
+      }
+      if (track) track.lastSchemaIssue = issue;
+      return;
+    }
+    if (error instanceof ApiError) {
+      if (this.#apiSpell.fail(now))
+        this.#o.logger.warn({ ...who, error: error.message }, "the API cannot be read");
+      if (track && job.kind === "today" && track.todaySpell.lastedMs(now) >= this.#unavailableAfterMs()) {
+        if (track.unavailable === null)
+          this.#o.logger.warn(who, "child unavailable: the API has failed for too long");
+        await this.#markUnavailable(track, unavailableReasons.apiUnreachable);
+      }
+      return;
+    }
+    this.#o.logger.error({ ...who, err: error }, `unexpected failure in the ${job.kind} job`);
+  }
+
+  async #publishStatus(force: boolean): Promise<void> {
+    const status = this.status();
+    const key = JSON.stringify({ ...status, requestsLastMinute: 0 });
+    if (!force && key === this.#publishedStatus && Date.now() < this.#statusDue) return;
+    this.#publishedStatus = key;
+    this.#statusDue = Date.now() + this.#o.statusIntervalMs;
+    await this.#o.sink.publishStatus(status);
+  }
+}

@@ -1,0 +1,219 @@
+import type { Behavior, Today } from "../api/schemas.js";
+import type { BridgeState, EngineStatus } from "../engine/sink.js";
+
+// Pure mapping of facts to Home Assistant entity ids, states and attributes, as the bridge
+// contract fixes them. snake_case lives here, at the edge; nothing here does I/O.
+
+export type Attributes = Record<string, unknown>;
+
+export interface EntityState {
+  entityId: string;
+  state: string;
+  attributes: Attributes;
+}
+
+export interface ChildIdentity {
+  id: string;
+  firstName: string;
+  /** The folded first name used in entity ids (see slugs.ts). */
+  slug: string;
+}
+
+export const STATUS_ENTITY_ID = "sensor.reward_facts_status";
+/** A state is at most 255 characters in Home Assistant. */
+const MAX_STATE_LENGTH = 255;
+/** The recorder drops attributes above 16 KiB; the behaviors list is the only one that grows. */
+const MAX_BEHAVIOR_ITEMS = 40;
+const MAX_LABEL_LENGTH = 100;
+
+type Kind =
+  | "minutes_remaining"
+  | "minutes_unlocked"
+  | "minutes_consumed"
+  | "points"
+  | "streak"
+  | "session_ends_at"
+  | "session_running"
+  | "my_day"
+  | "period"
+  | "consumable_today"
+  | "mandatory_ok"
+  | "behaviors";
+
+interface EntityDef {
+  domain: "sensor" | "binary_sensor";
+  name: string;
+  icon: string;
+  fixed?: Attributes;
+}
+
+const minutes = { device_class: "duration", unit_of_measurement: "min", state_class: "measurement" };
+
+const defs: Record<Kind, EntityDef> = {
+  minutes_remaining: { domain: "sensor", name: "minutes remaining", icon: "mdi:timer-sand", fixed: minutes },
+  minutes_unlocked: {
+    domain: "sensor",
+    name: "minutes unlocked",
+    icon: "mdi:lock-open-variant",
+    fixed: minutes,
+  },
+  minutes_consumed: { domain: "sensor", name: "minutes consumed", icon: "mdi:timer-check", fixed: minutes },
+  points: {
+    domain: "sensor",
+    name: "points",
+    icon: "mdi:star-circle",
+    fixed: { state_class: "measurement" },
+  },
+  streak: {
+    domain: "sensor",
+    name: "streak",
+    icon: "mdi:fire",
+    fixed: { unit_of_measurement: "d", state_class: "measurement" },
+  },
+  session_ends_at: {
+    domain: "sensor",
+    name: "session ends at",
+    icon: "mdi:timer-alert",
+    fixed: { device_class: "timestamp" },
+  },
+  session_running: {
+    domain: "binary_sensor",
+    name: "session running",
+    icon: "mdi:television-play",
+    fixed: { device_class: "running" },
+  },
+  my_day: { domain: "binary_sensor", name: "my day", icon: "mdi:home-heart" },
+  period: {
+    domain: "sensor",
+    name: "period",
+    icon: "mdi:calendar-today",
+    fixed: { device_class: "enum", options: ["school", "holiday", "weekend"] },
+  },
+  consumable_today: { domain: "binary_sensor", name: "consumable today", icon: "mdi:gamepad-variant" },
+  mandatory_ok: { domain: "binary_sensor", name: "mandatory done", icon: "mdi:check-decagram" },
+  behaviors: { domain: "sensor", name: "behaviors validated", icon: "mdi:format-list-checks" },
+};
+
+export const childEntityKinds = Object.keys(defs) as Kind[];
+
+export function childEntityId(slug: string, kind: Kind): string {
+  return `${defs[kind].domain}.reward_facts_${slug}_${kind}`;
+}
+
+const onOff = (value: boolean) => (value ? "on" : "off");
+const UNKNOWN = "unknown";
+
+/** An ISO 8601 instant with an explicit UTC offset (Home Assistant's time trigger needs one). */
+export function withOffset(iso: string): string | undefined {
+  const ms = Date.parse(iso);
+  if (Number.isNaN(ms)) return undefined;
+  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, "+00:00");
+}
+
+function entity(child: ChildIdentity, kind: Kind, state: string, attributes: Attributes = {}): EntityState {
+  const def = defs[kind];
+  return {
+    entityId: childEntityId(child.slug, kind),
+    state: state.slice(0, MAX_STATE_LENGTH),
+    attributes: {
+      ...def.fixed,
+      ...attributes,
+      child_id: child.id,
+      child_name: child.firstName,
+      friendly_name: `${child.firstName} ${def.name}`,
+      icon: def.icon,
+    },
+  };
+}
+
+function behaviorItems(behaviors: readonly Behavior[]) {
+  return behaviors.slice(0, MAX_BEHAVIOR_ITEMS).map((b) => ({
+    id: b.id,
+    label: b.label.slice(0, MAX_LABEL_LENGTH),
+    status: b.status,
+    mandatory: b.mandatory,
+  }));
+}
+
+/** Every entity of a child from today's answer; a CalmDay (the other household's day) included. */
+export function childEntities(child: ChildIdentity, today: Today): EntityState[] {
+  if (!today.isMyDay) {
+    // The other household's day: the API says nothing but that. Minutes are 0 here (nothing can
+    // be used at this home), what cannot be known is `unknown`.
+    return [
+      entity(child, "minutes_remaining", "0", { is_my_day: false }),
+      entity(child, "minutes_unlocked", "0"),
+      entity(child, "minutes_consumed", "0"),
+      entity(child, "points", UNKNOWN, {
+        max_points: null,
+        next_tier_points_needed: null,
+        next_tier_units_gain: null,
+      }),
+      entity(child, "streak", UNKNOWN),
+      entity(child, "session_ends_at", UNKNOWN),
+      entity(child, "session_running", "off", { session_minutes: null }),
+      entity(child, "my_day", "off", { date: today.date }),
+      entity(child, "period", UNKNOWN),
+      entity(child, "consumable_today", "off"),
+      entity(child, "mandatory_ok", UNKNOWN, { perfect: null, frozen: null, joker: null }),
+      entity(child, "behaviors", UNKNOWN, { total: 0, mandatory_left: 0, items: [] }),
+    ];
+  }
+  const session = today.session ?? null;
+  const running = session?.running === true;
+  const endsAt = running && session?.endsAt ? withOffset(session.endsAt) : undefined;
+  const validated = today.behaviors.filter((b) => b.status === "validated").length;
+  const mandatoryLeft = today.behaviors.filter((b) => b.mandatory && b.status !== "validated").length;
+  return [
+    entity(child, "minutes_remaining", String(today.minutesRemaining), { is_my_day: true }),
+    entity(child, "minutes_unlocked", String(today.minutesUnlocked)),
+    entity(child, "minutes_consumed", String(today.minutesConsumed)),
+    entity(child, "points", String(today.points), {
+      max_points: today.maxPoints,
+      next_tier_points_needed: today.nextTier?.pointsNeeded ?? null,
+      next_tier_units_gain: today.nextTier?.unitsGain ?? null,
+    }),
+    entity(child, "streak", String(today.streakDays)),
+    entity(child, "session_ends_at", endsAt ?? UNKNOWN),
+    entity(child, "session_running", onOff(running), { session_minutes: session?.minutes ?? null }),
+    entity(child, "my_day", "on", { date: today.date }),
+    entity(child, "period", today.period),
+    entity(child, "consumable_today", onOff(today.consumableToday)),
+    entity(child, "mandatory_ok", onOff(today.mandatoryOk), {
+      perfect: today.perfect,
+      frozen: today.frozen,
+      joker: today.joker,
+    }),
+    entity(child, "behaviors", String(validated), {
+      total: today.behaviors.length,
+      mandatory_left: mandatoryLeft,
+      items: behaviorItems(today.behaviors),
+    }),
+  ];
+}
+
+/** Every entity of a child whose facts cannot be read, with the reason. */
+export function unavailableChildEntities(child: ChildIdentity, reason: string): EntityState[] {
+  return childEntityKinds.map((kind) => entity(child, kind, "unavailable", { reason }));
+}
+
+/** The bridge's own status sensor. `haDegraded` is the publisher's own judgement. */
+export function statusEntity(status: EngineStatus, haDegraded = false): EntityState {
+  const state: BridgeState | "ha_degraded" =
+    haDegraded && status.state === "ok" ? "ha_degraded" : status.state;
+  return {
+    entityId: STATUS_ENTITY_ID,
+    state,
+    attributes: {
+      requests_last_minute: status.requestsLastMinute,
+      budget_per_minute: status.budgetPerMinute,
+      demand_per_minute: status.demandPerMinute,
+      interval_stretch: status.stretch,
+      children: status.children.map((c) => c.firstName),
+      rate_limited_count: status.rateLimitedCount,
+      last_error: status.lastError?.slice(0, MAX_STATE_LENGTH) ?? null,
+      friendly_name: "Reward Facts status",
+      icon: "mdi:bridge",
+    },
+  };
+}

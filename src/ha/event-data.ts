@@ -1,0 +1,28 @@
+import type { ApiEvent } from "../api/schemas.js";
+import type { ChildIdentity } from "./entities.js";
+
+/** The one bus event type the bridge fires, once per journal fact. */
+export const EVENT_TYPE = "reward_facts_event";
+
+/** The bus event's data for a journal fact, as the contract names it. */
+export function eventData(child: ChildIdentity, event: ApiEvent): Record<string, unknown> {
+  const common = {
+    type: event.type,
+    event_id: event.id,
+    child_id: event.childId,
+    at: event.at,
+    day: event.day,
+    child: child.slug,
+    child_name: child.firstName,
+  };
+  switch (event.type) {
+    case "behavior_validated":
+      return { ...common, behavior_id: event.behaviorId, label: event.label };
+    case "session_started":
+      return { ...common, minutes: event.minutes };
+    case "menu_item_consumed":
+      return { ...common, menu_item_id: event.menuItemId, label: event.label };
+    case "cheer_sent":
+      return { ...common, cheer: event.cheer };
+  }
+}

@@ -1,0 +1,232 @@
+import { describe, expect, it } from "vitest";
+import type { ApiEvent, CalmDay, TodayPayload } from "../../src/api/schemas.js";
+import {
+  type ChildIdentity,
+  childEntities,
+  statusEntity,
+  unavailableChildEntities,
+  withOffset,
+} from "../../src/ha/entities.js";
+import { eventData } from "../../src/ha/event-data.js";
+import { foldToSlug, slugsFor } from "../../src/ha/slugs.js";
+
+const lea: ChildIdentity = { id: "7f3c2a10-0000-4000-8000-000000000001", firstName: "Léa", slug: "lea" };
+
+const today: TodayPayload = {
+  date: "2026-11-21",
+  isMyDay: true,
+  period: "weekend",
+  points: 7,
+  maxPoints: 12,
+  minutesUnlocked: 45,
+  minutesConsumed: 20,
+  minutesRemaining: 25,
+  consumableToday: true,
+  mandatoryOk: false,
+  perfect: false,
+  frozen: false,
+  joker: true,
+  nextTier: { pointsNeeded: 3, unitsGain: 15 },
+  behaviors: [
+    { id: "b1", label: "Make the bed", status: "validated", mandatory: true },
+    { id: "b2", label: "Homework", status: "declared", mandatory: true },
+    { id: "b3", label: "Set the table", status: "todo", mandatory: false },
+  ],
+  session: { running: true, endsAt: "2026-11-21T17:30:00.000Z", minutes: 20 },
+  streakDays: 4,
+};
+
+const byId = (states: ReturnType<typeof childEntities>) => new Map(states.map((s) => [s.entityId, s]));
+
+describe("slugs", () => {
+  it.each([
+    ["Léa", "lea"],
+    ["Zoé-Anne", "zoe_anne"],
+    ["  Max  ", "max"],
+    ["Ørjan", "orjan"],
+    ["Æsa", "aesa"],
+    ["学", "child"],
+  ])("folds %j to %j", (name, slug) => {
+    expect(foldToSlug(name)).toBe(slug);
+  });
+
+  it("tells apart children whose names fold alike with 4 characters of their id", () => {
+    const slugs = slugsFor([
+      { id: "AB12-cd", firstName: "Léa" },
+      { id: "ef34-gh", firstName: "Lea" },
+      { id: "x", firstName: "Tom" },
+    ]);
+    expect(Object.fromEntries(slugs)).toEqual({ "AB12-cd": "lea_ab12", "ef34-gh": "lea_ef34", x: "tom" });
+  });
+});
+
+describe("childEntities on the household's day", () => {
+  const states = byId(childEntities(lea, today));
+
+  it.each([
+    ["sensor.reward_facts_lea_minutes_remaining", "25"],
+    ["sensor.reward_facts_lea_minutes_unlocked", "45"],
+    ["sensor.reward_facts_lea_minutes_consumed", "20"],
+    ["sensor.reward_facts_lea_points", "7"],
+    ["sensor.reward_facts_lea_streak", "4"],
+    ["sensor.reward_facts_lea_session_ends_at", "2026-11-21T17:30:00+00:00"],
+    ["binary_sensor.reward_facts_lea_session_running", "on"],
+    ["binary_sensor.reward_facts_lea_my_day", "on"],
+    ["sensor.reward_facts_lea_period", "weekend"],
+    ["binary_sensor.reward_facts_lea_consumable_today", "on"],
+    ["binary_sensor.reward_facts_lea_mandatory_ok", "off"],
+    ["sensor.reward_facts_lea_behaviors", "1"],
+  ])("%s is %s", (entityId, state) => {
+    const entity = states.get(entityId);
+    expect(entity?.state).toBe(state);
+    expect(entity?.attributes).toMatchObject({ child_id: lea.id, child_name: "Léa" });
+    expect(entity?.attributes.friendly_name).toMatch(/^Léa /);
+    expect(entity?.attributes.icon).toMatch(/^mdi:/);
+  });
+
+  it("carries the contract's attributes", () => {
+    expect(states.get("sensor.reward_facts_lea_minutes_remaining")?.attributes).toMatchObject({
+      device_class: "duration",
+      unit_of_measurement: "min",
+      state_class: "measurement",
+      is_my_day: true,
+    });
+    expect(states.get("sensor.reward_facts_lea_points")?.attributes).toMatchObject({
+      max_points: 12,
+      next_tier_points_needed: 3,
+      next_tier_units_gain: 15,
+    });
+    expect(states.get("sensor.reward_facts_lea_streak")?.attributes).toMatchObject({
+      unit_of_measurement: "d",
+    });
+    expect(states.get("sensor.reward_facts_lea_session_ends_at")?.attributes).toMatchObject({
+      device_class: "timestamp",
+    });
+    expect(states.get("binary_sensor.reward_facts_lea_session_running")?.attributes).toMatchObject({
+      device_class: "running",
+      session_minutes: 20,
+    });
+    expect(states.get("sensor.reward_facts_lea_period")?.attributes).toMatchObject({
+      device_class: "enum",
+      options: ["school", "holiday", "weekend"],
+    });
+    expect(states.get("binary_sensor.reward_facts_lea_mandatory_ok")?.attributes).toMatchObject({
+      perfect: false,
+      frozen: false,
+      joker: true,
+    });
+    expect(states.get("sensor.reward_facts_lea_behaviors")?.attributes).toMatchObject({
+      total: 3,
+      mandatory_left: 1,
+      items: [
+        { id: "b1", label: "Make the bed", status: "validated", mandatory: true },
+        { id: "b2", label: "Homework", status: "declared", mandatory: true },
+        { id: "b3", label: "Set the table", status: "todo", mandatory: false },
+      ],
+    });
+  });
+
+  it("shows no end time when no session runs, null session and nextTier included", () => {
+    const idle = byId(childEntities(lea, { ...today, session: null, nextTier: null }));
+    expect(idle.get("sensor.reward_facts_lea_session_ends_at")?.state).toBe("unknown");
+    expect(idle.get("binary_sensor.reward_facts_lea_session_running")?.state).toBe("off");
+    expect(idle.get("sensor.reward_facts_lea_points")?.attributes.next_tier_points_needed).toBeNull();
+    const stopped = byId(
+      childEntities(lea, { ...today, session: { running: false, endsAt: today.session?.endsAt } }),
+    );
+    expect(stopped.get("sensor.reward_facts_lea_session_ends_at")?.state).toBe("unknown");
+  });
+
+  it("keeps attributes small however many behaviors the family has", () => {
+    const many = Array.from({ length: 500 }, (_, i) => ({
+      id: `b${i}`,
+      label: "x".repeat(400),
+      status: "todo" as const,
+      mandatory: false,
+    }));
+    for (const entity of childEntities(lea, { ...today, behaviors: many })) {
+      expect(Buffer.byteLength(JSON.stringify(entity.attributes))).toBeLessThan(8 * 1024);
+    }
+  });
+});
+
+describe("childEntities on the other household's day", () => {
+  const calm: CalmDay = { date: "2026-11-22", isMyDay: false };
+  const states = byId(childEntities(lea, calm));
+
+  it("says 0 minutes remaining, my_day off and period unknown", () => {
+    expect(states.get("sensor.reward_facts_lea_minutes_remaining")?.state).toBe("0");
+    expect(states.get("sensor.reward_facts_lea_minutes_remaining")?.attributes.is_my_day).toBe(false);
+    expect(states.get("binary_sensor.reward_facts_lea_my_day")?.state).toBe("off");
+    expect(states.get("sensor.reward_facts_lea_period")?.state).toBe("unknown");
+    expect(states.get("sensor.reward_facts_lea_session_ends_at")?.state).toBe("unknown");
+  });
+
+  it("publishes the same entities as on the household's day", () => {
+    expect([...states.keys()].sort()).toEqual([...byId(childEntities(lea, today)).keys()].sort());
+  });
+});
+
+describe("unavailable and status", () => {
+  it("marks every entity unavailable with the reason", () => {
+    const states = unavailableChildEntities(lea, "no rules synced yet");
+    expect(states).toHaveLength(12);
+    for (const s of states) {
+      expect(s.state).toBe("unavailable");
+      expect(s.attributes).toMatchObject({ reason: "no rules synced yet", child_id: lea.id });
+    }
+  });
+
+  it("maps the engine status, and ha_degraded only over ok", () => {
+    const status = {
+      state: "ok" as const,
+      requestsLastMinute: 12,
+      budgetPerMinute: 28,
+      demandPerMinute: 9.1,
+      stretch: 1,
+      children: [{ id: lea.id, firstName: "Léa" }],
+      rateLimitedCount: 0,
+      lastError: null,
+    };
+    const entity = statusEntity(status);
+    expect(entity).toMatchObject({
+      entityId: "sensor.reward_facts_status",
+      state: "ok",
+      attributes: { requests_last_minute: 12, budget_per_minute: 28, children: ["Léa"], last_error: null },
+    });
+    expect(statusEntity(status, true).state).toBe("ha_degraded");
+    expect(statusEntity({ ...status, state: "token_invalid" }, true).state).toBe("token_invalid");
+  });
+
+  it("writes timestamps with an explicit offset", () => {
+    expect(withOffset("2026-11-21T18:30:00+01:00")).toBe("2026-11-21T17:30:00+00:00");
+    expect(withOffset("garbage")).toBeUndefined();
+  });
+});
+
+describe("eventData", () => {
+  const common = { id: "e1", at: "2026-11-21T08:00:00.000Z", day: "2026-11-21", childId: lea.id };
+  it.each<[ApiEvent, Record<string, unknown>]>([
+    [
+      { ...common, type: "behavior_validated", behaviorId: "b1", label: "Make the bed" },
+      { behavior_id: "b1", label: "Make the bed" },
+    ],
+    [{ ...common, type: "session_started", minutes: 30 }, { minutes: 30 }],
+    [
+      { ...common, type: "menu_item_consumed", menuItemId: null, label: "Cinema" },
+      { menu_item_id: null, label: "Cinema" },
+    ],
+    [{ ...common, type: "cheer_sent", cheer: "bravo" }, { cheer: "bravo" }],
+  ])("maps %o", (event, specific) => {
+    expect(eventData(lea, event)).toEqual({
+      type: event.type,
+      event_id: "e1",
+      child_id: lea.id,
+      at: "2026-11-21T08:00:00.000Z",
+      day: "2026-11-21",
+      child: "lea",
+      child_name: "Léa",
+      ...specific,
+    });
+  });
+});
