@@ -1,4 +1,4 @@
-import { chmod, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { silentLogger } from "../../src/log/logger.js";
@@ -6,7 +6,6 @@ import { openStore, STORE_FILE_NAME, StoreOpenError, StoreWriteError } from "../
 import { readStoreFile, tempDir } from "./helpers.js";
 
 const logger = silentLogger();
-const validStore = JSON.stringify({ format: "reward-facts-store", version: 1, entries: {} });
 
 async function openError(dataDir: string): Promise<StoreOpenError> {
   const error = await openStore({ dataDir, logger }).then(
