@@ -56,7 +56,8 @@ interface Track {
   todaySpell: FailureSpell;
   /** The reason last published, or null while available. */
   unavailable: string | null;
-  lastSchemaIssue: string | null;
+  /** The unreadable-answer issue last logged per job, so a repeated one is logged once. */
+  schemaIssue: { events: string | null; today: string | null };
 }
 
 type Job =
@@ -210,6 +211,7 @@ export class Engine {
           const { track } = job;
           track.eventsDue = this.#after(job.due, this.#o.eventsIntervalMs);
           const outcome = await pollEvents(this.#events, track.child, signal);
+          track.schemaIssue.events = null;
           // A new fact means today's state has changed: read it now rather than at its turn.
           if (outcome.delivered > 0) track.todayDue = Math.min(track.todayDue, Date.now());
           break;
@@ -246,7 +248,7 @@ export class Engine {
       throw error;
     }
     await this.#o.sink.publishToday(track.child, today);
-    track.lastSchemaIssue = null;
+    track.schemaIssue.today = null;
     if (track.todaySpell.succeed() || track.unavailable !== null) {
       if (track.unavailable !== null)
         this.#o.logger.info({ child: track.child.firstName }, "child readable again");
@@ -277,7 +279,7 @@ export class Engine {
           suspended: false,
           todaySpell: new FailureSpell(),
           unavailable: null,
-          lastSchemaIssue: null,
+          schemaIssue: { events: null, today: null },
         });
         this.#o.logger.info({ child: child.firstName }, "following a child");
         changed = true;
@@ -379,13 +381,12 @@ export class Engine {
     }
     if (error instanceof SchemaMismatchError) {
       const issue = error.issues.join("; ");
-      if (!track || track.lastSchemaIssue !== issue) {
-        this.#o.logger.warn(
-          { ...who, issues: error.issues, request: error.request.path },
-          "unreadable API answer",
-        );
+      const kind = job.kind === "events" || job.kind === "today" ? job.kind : undefined;
+      if (!track || !kind || track.schemaIssue[kind] !== issue) {
+        const context = { ...who, issues: error.issues, request: error.request.path };
+        this.#o.logger.warn(context, "unreadable API answer");
       }
-      if (track) track.lastSchemaIssue = issue;
+      if (track && kind) track.schemaIssue[kind] = issue;
       return;
     }
     if (error instanceof ApiError) {

@@ -52,12 +52,21 @@ export class VirtualTime {
     return this.#inFlight;
   }
 
+  /**
+   * Real time after which I/O still in flight is taken to wait on a timer (a slow answer the
+   * simulator holds, a timeout to come), so that time may move on. Off unless a test needs it:
+   * on a loaded machine a real request can take that long, and time must not move under it.
+   */
+  stuckMs = Number.POSITIVE_INFINITY;
+
   /** Waits (in real time) until no I/O is in flight and none starts in the following turn. */
-  async settle(): Promise<void> {
+  async settle(stuckMs = this.stuckMs): Promise<void> {
     let quietTurns = 0;
+    const since = performance.now();
     while (quietTurns < 2) {
       await new Promise<void>((resolve) => setImmediate(resolve));
       quietTurns = this.#inFlight === 0 ? quietTurns + 1 : 0;
+      if (quietTurns === 0 && performance.now() - since > stuckMs) return;
     }
   }
 

@@ -1,0 +1,267 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { RewardFactsClient } from "../../src/api/client.js";
+import {
+  type ApiError,
+  ChildNotCoveredError,
+  MalformedSinceError,
+  NetworkError,
+  RateLimitedError,
+  RulesNotSyncedError,
+  SchemaMismatchError,
+  ServerError,
+  TokenRejectedError,
+  UnexpectedStatusError,
+} from "../../src/api/errors.js";
+import type { ApiSimulator, ManualClock } from "../../src/simulator/index.js";
+import { captureLogger, errorText, newClient, rawGet, START_DAY, startQuiet } from "../simulator/helpers.js";
+
+// Every failure the client can meet, each against the simulator over loopback. The errors and
+// log lines of the whole file are kept, and the last test checks that no token shows in them.
+
+const UNKNOWN_TOKEN = `rf_api_${"0123456789".repeat(4)}`;
+const collectedErrors: unknown[] = [];
+// One logger for every client of the file, so that every line they write is checked.
+const { logger, lines: collectedLines } = captureLogger();
+const tokensSeen = new Set<string>([UNKNOWN_TOKEN]);
+
+/** A port nothing listens on any more: bound, then closed. */
+async function portOfAClosedServer(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+async function rejection<E extends ApiError>(
+  promise: Promise<unknown>,
+  kind: abstract new (...args: never[]) => E,
+): Promise<E> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  collectedErrors.push(error);
+  expect(error).toBeInstanceOf(kind);
+  return error as E;
+}
+
+let sim: ApiSimulator;
+let clock: ManualClock;
+let client: RewardFactsClient;
+
+beforeEach(async () => {
+  ({ sim, clock } = await startQuiet());
+  tokensSeen.add(sim.tokens.household).add(sim.tokens.other);
+  client = newClient(sim, logger);
+});
+
+afterEach(async () => {
+  await client.close();
+  await sim.stop();
+});
+
+describe("answers", () => {
+  it("lists the household's children", async () => {
+    const { ordinary, custody, unsynced } = sim.children;
+    expect(await client.listChildren()).toEqual([ordinary, custody, unsynced]);
+  });
+
+  it("reads today and events", async () => {
+    const today = await client.getToday(sim.children.ordinary.id);
+    expect(today).toMatchObject({ date: START_DAY, isMyDay: true, period: "school" });
+    const cheer = sim.addEvent(sim.children.ordinary.id, { type: "cheer_sent", cheer: "super" });
+    const page = await client.getEvents(sim.children.ordinary.id, `${START_DAY}T00:00:00Z`);
+    expect(page.events).toEqual([cheer]);
+  });
+});
+
+describe("401: token missing, unknown or revoked", () => {
+  it("answers 401 with an error body when no token is sent", async () => {
+    const answer = await rawGet(`${sim.url}/children`);
+    expect(answer.status).toBe(401);
+    expect(answer.contentType).toMatch(/^application\/json/);
+    expect(answer.json).toEqual({ error: expect.any(String) });
+  });
+
+  it("refuses an unknown token", async () => {
+    const stranger = newClient(sim, logger, { token: UNKNOWN_TOKEN });
+    const error = await rejection(stranger.listChildren(), TokenRejectedError);
+    expect(error.status).toBe(401);
+    await stranger.close();
+  });
+
+  it("refuses a revoked token, and takes it back once restored", async () => {
+    sim.revokeToken(sim.tokens.household);
+    await rejection(client.listChildren(), TokenRejectedError);
+    await rejection(client.getToday(sim.children.ordinary.id), TokenRejectedError);
+    await rejection(client.getEvents(sim.children.ordinary.id), TokenRejectedError);
+    sim.restoreToken(sim.tokens.household);
+    expect(await client.listChildren()).toHaveLength(3);
+  });
+});
+
+describe("403: child not covered by the token", () => {
+  it("refuses the other household's child, both ways", async () => {
+    await rejection(client.getToday(sim.children.other.id), ChildNotCoveredError);
+    await rejection(client.getEvents(sim.children.other.id), ChildNotCoveredError);
+    const other = newClient(sim, logger, { token: sim.tokens.other });
+    expect(await other.listChildren()).toEqual([sim.children.other]);
+    await rejection(other.getToday(sim.children.ordinary.id), ChildNotCoveredError);
+    await other.close();
+  });
+
+  it("refuses an unknown child id", async () => {
+    await rejection(client.getToday("00000000-0000-4000-8000-000000000000"), ChildNotCoveredError);
+  });
+
+  it("refuses a child who moved out, who is no longer listed either", async () => {
+    const { custody } = sim.children;
+    sim.moveChildOut(custody.id);
+    expect((await client.listChildren()).map((c) => c.id)).not.toContain(custody.id);
+    const error = await rejection(client.getToday(custody.id), ChildNotCoveredError);
+    expect(error.status).toBe(403);
+    await rejection(client.getEvents(custody.id), ChildNotCoveredError);
+    sim.moveChildIn(custody.id);
+    expect((await client.getToday(custody.id)).date).toBe(START_DAY);
+  });
+});
+
+describe("409: rules not synced", () => {
+  it("refuses today for the unsynced child until its rules are synced, but serves its events", async () => {
+    const { unsynced } = sim.children;
+    const error = await rejection(client.getToday(unsynced.id), RulesNotSyncedError);
+    expect(error.status).toBe(409);
+    expect(await client.getEvents(unsynced.id)).toMatchObject({ events: [], cursor: null });
+    sim.syncRules(unsynced.id);
+    expect(await client.getToday(unsynced.id)).toMatchObject({ isMyDay: true });
+    sim.unsyncRules(sim.children.ordinary.id);
+    await rejection(client.getToday(sim.children.ordinary.id), RulesNotSyncedError);
+  });
+});
+
+describe("400: malformed since", () => {
+  it.each([
+    "garbage",
+    "",
+    "2026-01-15",
+    "2026-01-15T10:00:00",
+    "2026-13-01T00:00:00Z",
+    "2026-02-30T00:00:00Z",
+    "2026-01-15T24:00:00Z",
+    "2026-01-15T10:00:00+25:00",
+    "notadate,3f1c9a2e-0000-4000-8000-000000000000",
+    "2026-01-15T10:00:00.000+01:00,",
+    ",3f1c9a2e-0000-4000-8000-000000000000",
+    "2026-01-15T10:00:00Z,a b",
+  ])("refuses %j", async (since) => {
+    const error = await rejection(client.getEvents(sim.children.ordinary.id, since), MalformedSinceError);
+    expect(error.status).toBe(400);
+  });
+});
+
+describe("429: more than 30 requests a minute", () => {
+  it("answers 429 to the 31st request of the minute, without Retry-After by default", async () => {
+    for (let i = 0; i < 30; i++) await client.listChildren();
+    const error = await rejection(client.listChildren(), RateLimitedError);
+    expect(error.status).toBe(429);
+    expect(error.retryAfterMs).toBeUndefined();
+    clock.advance(60_000);
+    expect(await client.listChildren()).toHaveLength(3);
+  });
+
+  it("sets retryAfterMs when the simulator sends Retry-After", async () => {
+    const { sim: limited } = await startQuiet({ retryAfterSeconds: 12 });
+    tokensSeen.add(limited.tokens.household);
+    const limitedClient = newClient(limited, logger);
+    for (let i = 0; i < 30; i++) await limitedClient.getToday(limited.children.ordinary.id);
+    const error = await rejection(limitedClient.getEvents(limited.children.ordinary.id), RateLimitedError);
+    expect(error.retryAfterMs).toBe(12_000);
+    await limitedClient.close();
+    await limited.stop();
+  });
+});
+
+describe("server failures and unreadable answers", () => {
+  it("turns a 5xx into a retryable ServerError, then answers again", async () => {
+    sim.failNext(1, { kind: "status", status: 503 });
+    const error = await rejection(client.listChildren(), ServerError);
+    expect(error).toMatchObject({ status: 503, retryable: true });
+    expect(await client.listChildren()).toHaveLength(3);
+  });
+
+  it("turns a body that is not JSON into a SchemaMismatchError", async () => {
+    sim.failNext(1, { kind: "malformed-json" });
+    const error = await rejection(client.getToday(sim.children.ordinary.id), SchemaMismatchError);
+    expect(error.retryable).toBe(false);
+  });
+
+  it("turns JSON that is not the spec's into a SchemaMismatchError naming the place", async () => {
+    sim.failNext(1, { kind: "body", body: [{ id: 7, firstName: "Léa" }] });
+    const children = await rejection(client.listChildren(), SchemaMismatchError);
+    expect(children.issues.join(" ")).toContain("0.id");
+    sim.failNext(1, { kind: "body", body: { date: START_DAY, isMyDay: true } });
+    await rejection(client.getToday(sim.children.ordinary.id), SchemaMismatchError);
+    sim.failNext(1, { kind: "body", body: { events: "none", cursor: null } });
+    await rejection(client.getEvents(sim.children.ordinary.id), SchemaMismatchError);
+  });
+
+  it("turns a body cut off mid-way into a NetworkError", async () => {
+    sim.failNext(1, { kind: "cut-off" });
+    const error = await rejection(client.listChildren(), NetworkError);
+    expect(error.retryable).toBe(true);
+    expect(sim.requests.at(-1)).toMatchObject({ fault: "cut-off", status: 200 });
+  });
+
+  it("gives up on an answer slower than the client's timeout with a NetworkError", async () => {
+    const impatient = newClient(sim, logger, { timeoutMs: 200 });
+    sim.failNext(1, { kind: "slow", delayMs: 60_000 });
+    const error = await rejection(impatient.listChildren(), NetworkError);
+    expect(error.code).toMatch(/TIMEOUT/);
+    await impatient.close();
+  });
+
+  it("does not follow a redirect, so the token goes nowhere else", async () => {
+    sim.failNext(1, { kind: "status", status: 302, headers: { location: `${sim.legacyUrl}/children` } });
+    const error = await rejection(client.listChildren(), UnexpectedStatusError);
+    expect(error.status).toBe(302);
+    expect(sim.requests.map((r) => `${r.base} ${r.path} ${r.status}`)).toEqual(["current /children 302"]);
+  });
+});
+
+describe("legacy base URL", () => {
+  it("falls back to the legacy base URL when the main one does not answer", async () => {
+    const closedPort = await portOfAClosedServer();
+    const fallback = newClient(sim, logger, {
+      baseUrl: `http://127.0.0.1:${closedPort}/api/v1`,
+      legacyBaseUrl: sim.legacyUrl,
+    });
+    expect(await fallback.listChildren()).toHaveLength(3);
+    expect(await fallback.getToday(sim.children.ordinary.id)).toMatchObject({ isMyDay: true });
+    expect(sim.requests.map((r) => r.base)).toEqual(["legacy", "legacy"]);
+    expect(collectedLines.filter((l) => l.includes("other base address"))).toHaveLength(1);
+    await fallback.close();
+  });
+
+  it("reports the closed port as a NetworkError when there is no legacy URL", async () => {
+    const closedPort = await portOfAClosedServer();
+    const alone = newClient(sim, logger, { baseUrl: `http://127.0.0.1:${closedPort}/api/v1` });
+    const error = await rejection(alone.listChildren(), NetworkError);
+    expect(error.code).toBe("ECONNREFUSED");
+    await alone.close();
+  });
+});
+
+describe("the token", () => {
+  it("shows in no error and no log line of this file", () => {
+    // At least one failure of every kind above was collected, so an empty check cannot pass.
+    expect(collectedErrors.length).toBeGreaterThanOrEqual(25);
+    expect(collectedErrors.every((e) => e instanceof Error)).toBe(true);
+    const texts = [...collectedErrors.map(errorText), ...collectedLines];
+    for (const token of tokensSeen) {
+      expect(texts.filter((text) => text.includes(token))).toEqual([]);
+    }
+  });
+});

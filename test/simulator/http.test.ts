@@ -1,0 +1,129 @@
+import { request } from "undici";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { ApiSimulator } from "../../src/simulator/index.js";
+import { rawGet, startQuiet } from "./helpers.js";
+
+let sim: ApiSimulator;
+
+beforeEach(async () => {
+  ({ sim } = await startQuiet());
+});
+
+afterEach(async () => {
+  vi.useRealTimers();
+  await sim.stop();
+});
+
+describe("the HTTP surface", () => {
+  it("serves the same API on the current and the legacy base path", async () => {
+    const child = sim.children.ordinary.id;
+    sim.addEvent(child, { type: "cheer_sent", cheer: "super" });
+    for (const path of ["/children", `/children/${child}/today`, `/children/${child}/events`]) {
+      const current = await rawGet(`${sim.url}${path}`, sim.tokens.household);
+      const legacy = await rawGet(`${sim.legacyUrl}${path}`, sim.tokens.household);
+      expect(current.status).toBe(200);
+      expect(legacy.json).toEqual(current.json);
+    }
+    expect(sim.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v1$/);
+    expect(sim.legacyUrl).toBe(sim.url.replace("/api/v1", "/v1"));
+  });
+
+  it.each(["/children/", "/children/x/today/", "/children/x/history", "/children/x", "/"])(
+    "answers 404 with an error body for %s",
+    async (path) => {
+      const answer = await rawGet(`${sim.url}${path}`, sim.tokens.household);
+      expect(answer.status).toBe(404);
+      expect(answer.contentType).toMatch(/^application\/json/);
+      expect(answer.json).toEqual({ error: expect.any(String) });
+    },
+  );
+
+  it("answers 404 outside both base paths", async () => {
+    const origin = new URL(sim.url).origin;
+    for (const path of ["/children", "/api/v2/children", "/api/v1", "/favicon.ico"]) {
+      expect((await rawGet(`${origin}${path}`, sim.tokens.household)).status).toBe(404);
+    }
+  });
+
+  it("serves GET only", async () => {
+    const response = await request(`${sim.url}/children`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${sim.tokens.household}`, "content-type": "application/json" },
+      body: "{}",
+    });
+    expect(response.statusCode).toBe(405);
+    expect(await response.body.json()).toEqual({ error: expect.any(String) });
+  });
+
+  it("never echoes a token in an error body", async () => {
+    const stranger = `rf_api_${"a1".repeat(20)}`;
+    const answers = [
+      await rawGet(`${sim.url}/children`, stranger),
+      await rawGet(`${sim.url}/children/${sim.tokens.household}/today`, sim.tokens.household),
+      await rawGet(
+        `${sim.url}/children/${sim.children.ordinary.id}/events?since=${sim.tokens.other}`,
+        sim.tokens.household,
+      ),
+    ];
+    expect(answers.map((a) => a.status)).toEqual([401, 403, 400]);
+    for (const answer of answers) {
+      expect(answer.text).not.toContain("rf_api_");
+      expect(answer.contentType).toMatch(/^application\/json/);
+    }
+  });
+
+  it("reads the token only from an Authorization Bearer header", async () => {
+    const viaQuery = await rawGet(`${sim.url}/children?token=${sim.tokens.household}`);
+    expect(viaQuery.status).toBe(401);
+    const basic = await request(`${sim.url}/children`, {
+      headers: { authorization: `Basic ${Buffer.from(`x:${sim.tokens.household}`).toString("base64")}` },
+    });
+    await basic.body.dump();
+    expect(basic.statusCode).toBe(401);
+  });
+});
+
+describe("faults", () => {
+  it("applies a fault only to requests of a matching path, as many times as armed", async () => {
+    sim.failNext(2, { kind: "status", status: 500 }, /\/events$/);
+    const child = sim.children.ordinary.id;
+    expect((await rawGet(`${sim.url}/children`, sim.tokens.household)).status).toBe(200);
+    expect((await rawGet(`${sim.url}/children/${child}/events`, sim.tokens.household)).status).toBe(500);
+    expect((await rawGet(`${sim.url}/children/${child}/events`, sim.tokens.household)).status).toBe(500);
+    expect((await rawGet(`${sim.url}/children/${child}/events`, sim.tokens.household)).status).toBe(200);
+  });
+
+  it("leaves refused requests alone: a 401 is answered and the fault waits", async () => {
+    sim.failNext(1, { kind: "status", status: 502 });
+    expect((await rawGet(`${sim.url}/children`)).status).toBe(401);
+    expect((await rawGet(`${sim.url}/children`, sim.tokens.household)).status).toBe(502);
+  });
+
+  it("cuts a body off after its headers promised more", async () => {
+    sim.failNext(1, { kind: "cut-off" });
+    const response = await request(`${sim.url}/children`, {
+      headers: { authorization: `Bearer ${sim.tokens.household}` },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(Number(response.headers["content-length"])).toBeGreaterThan(10);
+    await expect(response.body.text()).rejects.toThrow();
+  });
+
+  it("holds a slow answer until the (fake) timers pass its delay", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    sim.failNext(1, { kind: "slow", delayMs: 120_000 });
+    let settled = false;
+    const pending = rawGet(`${sim.url}/children`, sim.tokens.household).finally(() => {
+      settled = true;
+    });
+    await vi.waitFor(() => expect(sim.requests).toHaveLength(1));
+    await vi.advanceTimersByTimeAsync(119_000);
+    expect(settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect((await pending).json).toEqual([
+      sim.children.ordinary,
+      sim.children.custody,
+      sim.children.unsynced,
+    ]);
+  });
+});
