@@ -71,7 +71,6 @@ export class EngineRig {
   readonly logs = new LogCollector();
   readonly dataDir: string;
   readonly token: string;
-  readonly #options: EngineRigOptions;
   readonly #tuning: EngineTuning;
   engine!: Engine;
   client!: RewardFactsClient;
@@ -84,7 +83,6 @@ export class EngineRig {
     this.time = time;
     this.sim = sim;
     this.dataDir = dataDir;
-    this.#options = options;
     this.token = options.token?.(sim) ?? sim.tokens.household;
     this.#tuning = { ...options.engine, ...options.prepare?.(sim) };
   }
