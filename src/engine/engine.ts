@@ -348,7 +348,10 @@ export class Engine {
       if (track) track.eventsDue = now;
       return;
     }
-    this.#lastError = error instanceof Error ? error.message : String(error);
+    // A child's own condition (403, 409) is shown on its entities, not as the bridge's error.
+    if (!(error instanceof ChildNotCoveredError || error instanceof RulesNotSyncedError)) {
+      this.#lastError = error instanceof Error ? error.message : String(error);
+    }
     if (error instanceof TokenRejectedError) {
       if (!this.#tokenInvalid) {
         this.#o.logger.error(

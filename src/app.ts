@@ -1,0 +1,100 @@
+import { RewardFactsClient } from "./api/client.js";
+import type { BridgeConfig } from "./config/load-config.js";
+import { ConsoleSink } from "./console/console-sink.js";
+import { Engine } from "./engine/engine.js";
+import { FanOutSink } from "./engine/fan-out-sink.js";
+import { RateBudget } from "./engine/rate-budget.js";
+import type { Sink } from "./engine/sink.js";
+import { HaSink } from "./ha/ha-sink.js";
+import type { Logger } from "./log/logger.js";
+import { cursorStoreOn } from "./store/cursor-store.js";
+import { DeliveredLog } from "./store/delivered-log.js";
+import { openStore, type Store } from "./store/index.js";
+
+export interface AppOptions {
+  config: BridgeConfig;
+  logger: Logger;
+  /** Where facts go besides Home Assistant (the demo's terminal view); the log when there is no HA. */
+  extraSink?: Sink;
+}
+
+/**
+ * The bridge, wired: store, API client and its rate budget, the sink (Home Assistant, or the
+ * terminal), the engine. Built in order by start(), taken down in reverse by stop().
+ */
+export class App {
+  readonly #config: BridgeConfig;
+  readonly #logger: Logger;
+  readonly #extraSink: Sink | undefined;
+  #store: Store | undefined;
+  #delivered: DeliveredLog | undefined;
+  #client: RewardFactsClient | undefined;
+  #ha: HaSink | undefined;
+  #engine: Engine | undefined;
+
+  constructor(options: AppOptions) {
+    this.#config = options.config;
+    this.#logger = options.logger;
+    this.#extraSink = options.extraSink;
+  }
+
+  async start(): Promise<void> {
+    const config = this.#config;
+    const logger = this.#logger;
+    const options = config.options;
+    this.#store = await openStore({ dataDir: config.dataDir, logger });
+    this.#delivered = DeliveredLog.open({ dataDir: config.dataDir, logger });
+    const budget = new RateBudget();
+    this.#client = new RewardFactsClient({
+      token: options.api_token,
+      baseUrl: options.api_base_url,
+      legacyBaseUrl: options.api_legacy_base_url,
+      logger,
+      beforeRequest: (signal) => budget.acquire(signal),
+    });
+    const sinks: Sink[] = [];
+    if (config.homeAssistant) {
+      this.#ha = new HaSink({
+        url: config.homeAssistant.url,
+        token: config.homeAssistant.token,
+        logger,
+        requireAdmin: config.homeAssistant.kind === "standalone",
+      });
+      logger.info({ url: config.homeAssistant.url }, "connecting to Home Assistant");
+      await this.#ha.open();
+      sinks.push(this.#ha);
+    }
+    if (this.#extraSink) sinks.push(this.#extraSink);
+    if (sinks.length === 0) {
+      logger.warn("no Home Assistant configured (HA_URL, HA_TOKEN): facts are only written to this log");
+      sinks.push(new ConsoleSink((line) => logger.info(line)));
+    }
+    const ha = this.#ha;
+    this.#engine = new Engine({
+      reader: this.#client,
+      budget,
+      sink: sinks.length === 1 ? (sinks[0] as Sink) : new FanOutSink(sinks),
+      cursors: cursorStoreOn(this.#store),
+      delivered: this.#delivered,
+      logger,
+      timeZone: () => ha?.timeZone ?? config.timeZone,
+      eventsIntervalMs: options.events_interval_seconds * 1000,
+      todayIntervalMs: options.today_interval_seconds * 1000,
+      childrenFilter: options.children,
+    });
+    this.#engine.start();
+    logger.info(
+      { events: options.events_interval_seconds, today: options.today_interval_seconds },
+      "polling the Reward Facts API",
+    );
+  }
+
+  /** Stops in reverse order: no new request, the one in flight aborted, the store flushed. */
+  async stop(): Promise<void> {
+    await this.#engine?.stop();
+    await this.#ha?.close();
+    await this.#client?.close();
+    await this.#store?.close();
+    this.#delivered?.close();
+  }
+}

@@ -1,0 +1,155 @@
+import { readFileSync } from "node:fs";
+import type { z } from "zod";
+import { type BridgeOptions, optionsSchema } from "./options-schema.js";
+
+/** Bad configuration: one `name: problem` line per problem, names as the user wrote them. */
+export class ConfigError extends Error {
+  override name = "ConfigError";
+  readonly problems: readonly string[];
+
+  constructor(problems: readonly string[]) {
+    super(`invalid configuration:\n${problems.join("\n")}`);
+    this.problems = problems;
+  }
+}
+
+export type HomeAssistantTarget =
+  /** Inside the add-on: the Supervisor's proxy to Core, as an admin. */
+  | { kind: "supervisor"; url: string; token: string }
+  /** Standalone: a Home Assistant URL and a long-lived token of an admin user. */
+  | { kind: "standalone"; url: string; token: string };
+
+export interface BridgeConfig {
+  options: BridgeOptions;
+  /** Where the store lives: `/data` in the add-on, `./data` standalone. */
+  dataDir: string;
+  /** null when there is no Home Assistant to publish to (facts go to the log only). */
+  homeAssistant: HomeAssistantTarget | null;
+  /** The process's time zone (`TZ`), the fallback until Home Assistant tells its own. */
+  timeZone: string;
+  mode: "addon" | "standalone";
+}
+
+export const SUPERVISOR_CORE_URL = "http://supervisor/core";
+const DEFAULT_OPTIONS_FILE = "/data/options.json";
+
+/** Each add-on option and the environment variable that carries it standalone. */
+export const environmentNames: Record<keyof BridgeOptions, string> = {
+  api_token: "REWARD_FACTS_API_TOKEN",
+  api_base_url: "REWARD_FACTS_API_BASE_URL",
+  api_legacy_base_url: "REWARD_FACTS_API_LEGACY_BASE_URL",
+  events_interval_seconds: "REWARD_FACTS_EVENTS_INTERVAL_SECONDS",
+  today_interval_seconds: "REWARD_FACTS_TODAY_INTERVAL_SECONDS",
+  children: "REWARD_FACTS_CHILDREN",
+  log_level: "REWARD_FACTS_LOG_LEVEL",
+};
+
+const numericOptions = new Set<keyof BridgeOptions>(["events_interval_seconds", "today_interval_seconds"]);
+
+/**
+ * Reads the configuration: `/data/options.json` in the add-on (told apart by SUPERVISOR_TOKEN),
+ * the environment standalone. Throws ConfigError listing every problem at once.
+ */
+export function loadConfig(
+  env: NodeJS.ProcessEnv,
+  readFile: (path: string) => string = readUtf8,
+): BridgeConfig {
+  const addon = Boolean(env.SUPERVISOR_TOKEN);
+  const problems: string[] = [];
+  const raw = addon
+    ? readOptionsFile(env.REWARD_FACTS_OPTIONS_FILE ?? DEFAULT_OPTIONS_FILE, readFile, problems)
+    : fromEnvironment(env);
+  const nameOf = (key: string) => (addon ? key : (environmentNames[key as keyof BridgeOptions] ?? key));
+
+  const parsed = raw === undefined ? undefined : optionsSchema.safeParse(raw);
+  if (parsed && !parsed.success) problems.push(...describeIssues(parsed.error, nameOf, raw));
+
+  const homeAssistant = addon ? supervisorTarget(env) : standaloneTarget(env, problems);
+  if (problems.length > 0 || !parsed?.success) throw new ConfigError(problems);
+  return {
+    options: parsed.data,
+    dataDir: env.REWARD_FACTS_DATA_DIR || (addon ? "/data" : "./data"),
+    homeAssistant,
+    timeZone: env.TZ || Intl.DateTimeFormat().resolvedOptions().timeZone,
+    mode: addon ? "addon" : "standalone",
+  };
+}
+
+function readUtf8(path: string): string {
+  return readFileSync(path, "utf8");
+}
+
+function readOptionsFile(path: string, readFile: (path: string) => string, problems: string[]): unknown {
+  let text: string;
+  try {
+    text = readFile(path);
+  } catch (error) {
+    problems.push(`${path}: cannot be read (${(error as NodeJS.ErrnoException).code ?? "error"})`);
+    return undefined;
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    problems.push(`${path}: is not valid JSON`);
+    return undefined;
+  }
+}
+
+function fromEnvironment(env: NodeJS.ProcessEnv): Record<string, unknown> {
+  const options: Record<string, unknown> = {};
+  for (const [key, name] of Object.entries(environmentNames) as Array<[keyof BridgeOptions, string]>) {
+    const value = env[name];
+    if (value === undefined || value === "") continue;
+    if (key === "children")
+      options[key] = value
+        .split(",")
+        .map((entry) => entry.trim())
+        .filter(Boolean);
+    else if (numericOptions.has(key))
+      options[key] = /^\s*-?\d+(\.\d+)?\s*$/.test(value) ? Number(value) : value;
+    else options[key] = value;
+  }
+  return options;
+}
+
+function supervisorTarget(env: NodeJS.ProcessEnv): HomeAssistantTarget {
+  return { kind: "supervisor", url: SUPERVISOR_CORE_URL, token: env.SUPERVISOR_TOKEN as string };
+}
+
+function standaloneTarget(env: NodeJS.ProcessEnv, problems: string[]): HomeAssistantTarget | null {
+  const url = env.HA_URL?.trim() || undefined;
+  const token = env.HA_TOKEN?.trim() || undefined;
+  if (!url && !token) return null;
+  if (!token) problems.push("HA_TOKEN: required when HA_URL is set (a long-lived token of an admin user)");
+  if (!url) problems.push("HA_URL: required when HA_TOKEN is set (e.g. http://homeassistant.local:8123)");
+  if (url && !/^https?:\/\/[^/\s]+/.test(url)) problems.push("HA_URL: must be an http:// or https:// URL");
+  return url && token ? { kind: "standalone", url: url.replace(/\/+$/, ""), token } : null;
+}
+
+/** zod issues as `name: problem` lines a person can act on. */
+function describeIssues(error: z.ZodError, nameOf: (key: string) => string, raw: unknown): string[] {
+  return error.issues.map((issue) => {
+    const [key, ...rest] = issue.path.map(String);
+    const name = key === undefined ? "options" : `${nameOf(key)}${rest.length ? `[${rest.join(".")}]` : ""}`;
+    const given = key !== undefined && (raw as Record<string, unknown> | null)?.[key] !== undefined;
+    return `${name}: ${messageOf(issue, given)}`;
+  });
+}
+
+function messageOf(issue: z.core.$ZodIssue, given: boolean): string {
+  switch (issue.code) {
+    case "invalid_type":
+      if (!given) return "is required";
+      return `must be ${issue.expected === "number" || issue.expected === "int" ? "a whole number" : `a ${issue.expected}`}`;
+    case "too_small":
+      return issue.origin === "string" ? "must not be empty" : `must be at least ${issue.minimum}`;
+    case "too_big":
+      return `must be at most ${issue.maximum}`;
+    case "invalid_value":
+      return `must be one of ${issue.values.map(String).join(", ")}`;
+    case "unrecognized_keys":
+      return `unknown option(s) ${issue.keys.join(", ")}`;
+    default:
+      return issue.message;
+  }
+}

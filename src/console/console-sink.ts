@@ -1,0 +1,63 @@
+import type { ApiEvent, Today } from "../api/schemas.js";
+import type { ChildRef, EngineStatus, Sink } from "../engine/sink.js";
+
+/** Facts as one line each, for a terminal or a log: the sink of the demo and of a bridge without HA. */
+export class ConsoleSink implements Sink {
+  readonly #write: (line: string) => void;
+  readonly #lastToday = new Map<string, string>();
+  #lastStatus = "";
+
+  constructor(write: (line: string) => void = (line) => process.stdout.write(`${line}\n`)) {
+    this.#write = write;
+  }
+
+  async whenReady(): Promise<void> {}
+
+  async setChildren(children: readonly ChildRef[]): Promise<void> {
+    this.#write(`following ${children.map((c) => c.firstName).join(", ") || "no child"}`);
+  }
+
+  async publishToday(child: ChildRef, today: Today): Promise<void> {
+    const line = describeToday(today);
+    if (this.#lastToday.get(child.id) === line) return;
+    this.#lastToday.set(child.id, line);
+    this.#write(`${child.firstName}: ${line}`);
+  }
+
+  publishEvent(child: ChildRef, event: ApiEvent): Promise<void> {
+    this.#write(`${child.firstName} · ${describeEvent(event)} (${event.at})`);
+    return Promise.resolve();
+  }
+
+  async publishStatus(status: EngineStatus): Promise<void> {
+    const line = `status ${status.state}${status.stretch > 1 ? `, intervals ×${status.stretch}` : ""}${status.lastError ? ` (${status.lastError})` : ""}`;
+    if (line === this.#lastStatus) return;
+    this.#lastStatus = line;
+    this.#write(line);
+  }
+
+  async markUnavailable(child: ChildRef, reason: string): Promise<void> {
+    this.#lastToday.delete(child.id);
+    this.#write(`${child.firstName}: unavailable (${reason})`);
+  }
+}
+
+export function describeToday(today: Today): string {
+  if (!today.isMyDay) return "the other household's day (0 min)";
+  const session =
+    today.session?.running && today.session.endsAt ? `, session until ${today.session.endsAt}` : "";
+  return `${today.minutesRemaining} min left, ${today.points}/${today.maxPoints} points, streak ${today.streakDays} d${session}`;
+}
+
+export function describeEvent(event: ApiEvent): string {
+  switch (event.type) {
+    case "behavior_validated":
+      return `behavior validated: ${event.label ?? "(no label)"}`;
+    case "session_started":
+      return `session started: ${event.minutes} min`;
+    case "menu_item_consumed":
+      return `menu item used: ${event.label ?? "(no label)"}`;
+    case "cheer_sent":
+      return `cheer: ${event.cheer}`;
+  }
+}

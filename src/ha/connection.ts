@@ -1,0 +1,186 @@
+import {
+  type Connection,
+  createConnection,
+  createLongLivedTokenAuth,
+  type HassConfig,
+  type HassUser,
+} from "home-assistant-js-websocket";
+import type { Logger } from "../log/logger.js";
+import {
+  HomeAssistantNotAdminError,
+  HomeAssistantNotConnectedError,
+  toHomeAssistantError,
+} from "./errors.js";
+
+export interface HaConnectionOptions {
+  /** Base URL of Home Assistant (http://supervisor/core in the add-on). */
+  url: string;
+  token: string;
+  logger: Logger;
+  /** Standalone tokens must belong to an administrator; the Supervisor's proxy is one. */
+  requireAdmin: boolean;
+  /** Called after every (re)connection once Core is RUNNING, before the link counts as ready. */
+  onRunning: () => Promise<void>;
+  heartbeatMs?: number;
+  pongTimeoutMs?: number;
+}
+
+/** Node 20 has no global WebSocket (Node 22 has): the library needs one. */
+async function ensureWebSocket(): Promise<void> {
+  if (typeof globalThis.WebSocket === "undefined") {
+    const { WebSocket } = await import("ws");
+    (globalThis as { WebSocket?: unknown }).WebSocket = WebSocket;
+  }
+}
+
+/**
+ * The websocket link to Home Assistant: connects (retrying the first connect forever, like the
+ * library does every reconnect), waits until Core is RUNNING, and tells when the link is ready.
+ * The library reconnects and re-subscribes by itself; this adds the wait for RUNNING after each
+ * reconnect, a heartbeat (the library has none, so a half-open socket would hang forever), and
+ * the "stopping" signal, so nothing is sent to a Core that is shutting down.
+ */
+export class HaConnection {
+  readonly #o: Required<HaConnectionOptions>;
+  #conn: Connection | undefined;
+  #ready = false;
+  #readyWaiters: Array<() => void> = [];
+  #config: HassConfig | undefined;
+  #heartbeat: NodeJS.Timeout | undefined;
+  #closed = false;
+  #generation = 0;
+
+  constructor(options: HaConnectionOptions) {
+    this.#o = { heartbeatMs: 30_000, pongTimeoutMs: 10_000, ...options };
+  }
+
+  /** Connects; resolves once connected (not necessarily RUNNING). Throws on a refused token. */
+  async open(): Promise<void> {
+    await ensureWebSocket();
+    let conn: Connection;
+    try {
+      conn = await createConnection({
+        auth: createLongLivedTokenAuth(this.#o.url, this.#o.token),
+        setupRetry: -1,
+      });
+    } catch (error) {
+      throw toHomeAssistantError(error);
+    }
+    this.#conn = conn;
+    if (this.#o.requireAdmin) await this.#checkAdmin(conn);
+    conn.addEventListener("ready", () => this.#onConnected());
+    conn.addEventListener("disconnected", () => {
+      this.#setReady(false);
+      this.#o.logger.warn("Home Assistant disconnected; waiting for it to come back");
+    });
+    conn.addEventListener("reconnect-error", () => {
+      this.#setReady(false);
+      this.#o.logger.error("Home Assistant now refuses the token; trying again in a minute");
+      setTimeout(() => this.#conn?.reconnect(true), 60_000).unref();
+    });
+    await conn.subscribeEvents(() => {
+      // Core is shutting down: stop sending before the socket closes.
+      if (this.#ready) this.#o.logger.info("Home Assistant is stopping");
+      this.#setReady(false);
+    }, "homeassistant_stop");
+    await conn.subscribeEvents(() => void this.#onConnected(), "homeassistant_started");
+    this.#startHeartbeat();
+    void this.#onConnected();
+  }
+
+  /** The household's time zone as Home Assistant knows it, once connected. */
+  get timeZone(): string | undefined {
+    return this.#config?.time_zone;
+  }
+
+  get ready(): boolean {
+    return this.#ready;
+  }
+
+  whenReady(signal: AbortSignal): Promise<void> {
+    if (this.#ready) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const onAbort = () => reject(signal.reason);
+      signal.addEventListener("abort", onAbort, { once: true });
+      this.#readyWaiters.push(() => {
+        signal.removeEventListener("abort", onAbort);
+        resolve();
+      });
+    });
+  }
+
+  /**
+   * Sends a websocket command. When the link is up, the message leaves before this returns (the
+   * library writes to the socket synchronously): callers rely on that (see Sink.publishEvent).
+   * Rejects with HomeAssistantNotConnectedError when it could not leave at all.
+   */
+  command<T>(message: { type: string; [key: string]: unknown }): Promise<T> {
+    const conn = this.#conn;
+    if (!conn?.connected)
+      return Promise.reject(new HomeAssistantNotConnectedError("not connected to Home Assistant"));
+    return conn.sendMessagePromise<T>(message).catch((reason: unknown) => {
+      throw toHomeAssistantError(reason);
+    });
+  }
+
+  close(): void {
+    this.#closed = true;
+    clearInterval(this.#heartbeat);
+    this.#setReady(false);
+    this.#conn?.close();
+  }
+
+  async #checkAdmin(conn: Connection): Promise<void> {
+    const user = await conn
+      .sendMessagePromise<HassUser>({ type: "auth/current_user" })
+      .catch((reason: unknown) => {
+        throw toHomeAssistantError(reason);
+      });
+    if (!user.is_admin) {
+      conn.close();
+      throw new HomeAssistantNotAdminError(
+        `the Home Assistant token belongs to "${user.name}", who is not an administrator: ` +
+          "create a long-lived token of an administrator (Profile → Security) for HA_TOKEN",
+      );
+    }
+  }
+
+  /** After a (re)connection: ready once Core says RUNNING and the caller has republished. */
+  async #onConnected(): Promise<void> {
+    const generation = ++this.#generation;
+    try {
+      const config = await this.command<HassConfig>({ type: "get_config" });
+      if (generation !== this.#generation || this.#closed) return;
+      this.#config = config;
+      // Not RUNNING yet: homeassistant_started (subscribed above) brings us back here.
+      if (config.state !== "RUNNING") return;
+      await this.#o.onRunning();
+      if (generation !== this.#generation || this.#closed) return;
+      this.#setReady(true);
+    } catch (error) {
+      this.#o.logger.debug({ err: error }, "Home Assistant not ready yet");
+    }
+  }
+
+  #setReady(ready: boolean): void {
+    if (ready && !this.#ready) this.#o.logger.info("Home Assistant is running: publishing");
+    this.#ready = ready;
+    if (ready) for (const resolve of this.#readyWaiters.splice(0)) resolve();
+  }
+
+  #startHeartbeat(): void {
+    this.#heartbeat = setInterval(() => {
+      const conn = this.#conn;
+      if (!conn?.connected) return;
+      const timeout = setTimeout(() => {
+        this.#o.logger.warn("Home Assistant did not answer a ping; reconnecting");
+        conn.reconnect(true);
+      }, this.#o.pongTimeoutMs);
+      conn.ping().then(
+        () => clearTimeout(timeout),
+        () => clearTimeout(timeout),
+      );
+    }, this.#o.heartbeatMs);
+    this.#heartbeat.unref();
+  }
+}

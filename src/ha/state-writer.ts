@@ -1,0 +1,99 @@
+import pRetry from "p-retry";
+import { Agent, request } from "undici";
+import type { Logger } from "../log/logger.js";
+import type { EntityState } from "./entities.js";
+import { HomeAssistantHttpError } from "./errors.js";
+
+export interface StateWriterOptions {
+  /** Base URL of Home Assistant (http://supervisor/core in the add-on). */
+  url: string;
+  token: string;
+  logger: Logger;
+  retryMinTimeoutMs?: number;
+}
+
+/**
+ * Writes sensor states through Home Assistant's REST API (no websocket command sets a state).
+ * It remembers what it last wrote per entity: an unchanged state is not written again, and
+ * after Home Assistant restarts (REST-made states do not survive it) everything is rewritten.
+ */
+export class StateWriter {
+  readonly #o: StateWriterOptions;
+  readonly #agent = new Agent({ connectTimeout: 10_000, headersTimeout: 15_000, bodyTimeout: 15_000 });
+  /** The latest state asked for per entity, written or not (republished after a restart). */
+  readonly #desired = new Map<string, EntityState>();
+  /** What Home Assistant was last sent successfully per entity, to skip unchanged writes. */
+  readonly #writtenKeys = new Map<string, string>();
+
+  constructor(options: StateWriterOptions) {
+    this.#o = options;
+  }
+
+  /** Writes the states that differ from what was last written; returns how many were written. */
+  async write(states: readonly EntityState[]): Promise<number> {
+    let written = 0;
+    for (const state of states) {
+      this.#desired.set(state.entityId, state);
+      const key = keyOf(state);
+      if (this.#writtenKeys.get(state.entityId) === key) continue;
+      await this.#post(state);
+      this.#writtenKeys.set(state.entityId, key);
+      written++;
+    }
+    return written;
+  }
+
+  /** Writes every state again (after Home Assistant restarted and forgot them). */
+  async republishAll(): Promise<number> {
+    const states = [...this.#desired.values()];
+    for (const state of states) {
+      await this.#post(state);
+      this.#writtenKeys.set(state.entityId, keyOf(state));
+    }
+    return states.length;
+  }
+
+  /** Calls a service, e.g. persistent_notification.create. */
+  async callService(domain: string, service: string, data: Record<string, unknown>): Promise<void> {
+    await this.#send(`/api/services/${domain}/${service}`, data);
+  }
+
+  async close(): Promise<void> {
+    await this.#agent.close();
+  }
+
+  #post(state: EntityState): Promise<void> {
+    return this.#send(`/api/states/${state.entityId}`, { state: state.state, attributes: state.attributes });
+  }
+
+  /** One POST, retried when Home Assistant is briefly unavailable (a 502 while Core restarts). */
+  async #send(path: string, body: unknown): Promise<void> {
+    await pRetry(
+      async () => {
+        const response = await request(`${this.#o.url}${path}`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${this.#o.token}`, "content-type": "application/json" },
+          body: JSON.stringify(body),
+          dispatcher: this.#agent,
+        });
+        const text = await response.body.text();
+        if (response.statusCode >= 300) {
+          throw new HomeAssistantHttpError(
+            `Home Assistant answered ${response.statusCode} to POST ${path}: ${text.slice(0, 200)}`,
+            response.statusCode,
+          );
+        }
+      },
+      {
+        retries: 3,
+        minTimeout: this.#o.retryMinTimeoutMs ?? 500,
+        factor: 2,
+        shouldRetry: ({ error }) => !(error instanceof HomeAssistantHttpError) || error.transient,
+      },
+    );
+  }
+}
+
+function keyOf(state: EntityState): string {
+  return JSON.stringify([state.state, state.attributes]);
+}

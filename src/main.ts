@@ -1,0 +1,60 @@
+// Process entry: configuration, the app, signals and exit codes. The only place that exits.
+import { App } from "./app.js";
+import { ConfigError, loadConfig } from "./config/load-config.js";
+import { HomeAssistantAuthError, HomeAssistantNotAdminError } from "./ha/errors.js";
+import { createLogger } from "./log/logger.js";
+import { StoreError } from "./store/index.js";
+
+const EXIT_OK = 0;
+const EXIT_FAILURE = 1;
+const EXIT_CONFIG = 2;
+/** The Supervisor waits 10 s after SIGTERM by default; finish well within it. */
+const STOP_TIMEOUT_MS = 5_000;
+
+async function main(): Promise<number> {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig(process.env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    for (const problem of error.problems) process.stderr.write(`${problem}\n`);
+    return EXIT_CONFIG;
+  }
+  const secrets = [config.options.api_token, config.homeAssistant?.token ?? ""];
+  const logger = createLogger({ level: config.options.log_level, secrets });
+  const app = new App({ config, logger });
+
+  const stopRequested = new Promise<string>((resolve) => {
+    for (const signal of ["SIGTERM", "SIGINT"] as const) process.once(signal, () => resolve(signal));
+  });
+  try {
+    await Promise.race([app.start(), stopRequested]);
+  } catch (error) {
+    await app.stop().catch(() => undefined);
+    if (error instanceof HomeAssistantAuthError || error instanceof HomeAssistantNotAdminError) {
+      logger.error(error.message);
+      return EXIT_CONFIG;
+    }
+    if (error instanceof StoreError) {
+      logger.error(`cannot use the data directory: ${error.message}`);
+      return EXIT_FAILURE;
+    }
+    throw error;
+  }
+  const signal = await stopRequested;
+  logger.info({ signal }, "stopping");
+  const stopped = await Promise.race([
+    app.stop().then(() => true),
+    new Promise<false>((resolve) => setTimeout(() => resolve(false), STOP_TIMEOUT_MS).unref()),
+  ]);
+  if (!stopped) logger.warn("stop took too long; exiting anyway");
+  return EXIT_OK;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`unexpected failure: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(EXIT_FAILURE);
+  },
+);
