@@ -63,6 +63,11 @@ export class HaSink implements Sink {
     return this.#connection.timeZone;
   }
 
+  /** Connected to a RUNNING Home Assistant, every state republished. */
+  get ready(): boolean {
+    return this.#connection.ready;
+  }
+
   whenReady(signal: AbortSignal): Promise<void> {
     return this.#connection.whenReady(signal);
   }

@@ -1,0 +1,189 @@
+import diagnostics from "node:diagnostics_channel";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { CalmDay, TodayPayload } from "../../src/api/schemas.js";
+import { type EngineStatus, NotDeliveredError } from "../../src/engine/sink.js";
+import {
+  HomeAssistantAuthError,
+  HomeAssistantConnectionError,
+  HomeAssistantError,
+  toHomeAssistantError,
+} from "../../src/ha/errors.js";
+import { HaSink, TOKEN_NOTIFICATION_ID } from "../../src/ha/ha-sink.js";
+import { silentLogger } from "../../src/log/logger.js";
+import { type HomeAssistantInstance, startHomeAssistant } from "../support/home-assistant.js";
+
+// The publisher in this process against a real Home Assistant: what the end-to-end test cannot
+// reach quickly (the notification's dismissal, unchanged states left unwritten, refusals).
+
+let ha: HomeAssistantInstance;
+let sink: HaSink;
+const abort = new AbortController();
+const child = { id: "0d6f1c2e-0000-4000-8000-00000000c0de", firstName: "Zoé" };
+const today: TodayPayload = {
+  date: "2026-11-21",
+  isMyDay: true,
+  period: "school",
+  points: 3,
+  maxPoints: 8,
+  minutesUnlocked: 15,
+  minutesConsumed: 5,
+  minutesRemaining: 10,
+  consumableToday: true,
+  mandatoryOk: true,
+  perfect: false,
+  frozen: false,
+  joker: false,
+  nextTier: null,
+  behaviors: [],
+  session: null,
+  streakDays: 2,
+};
+const status: EngineStatus = {
+  state: "ok",
+  requestsLastMinute: 3,
+  budgetPerMinute: 28,
+  demandPerMinute: 3.1,
+  stretch: 1,
+  children: [child],
+  rateLimitedCount: 0,
+  lastError: null,
+};
+
+/** POSTs to /api/states seen on undici's diagnostics channel while `action` runs. */
+async function statePostsDuring(action: () => Promise<void>): Promise<number> {
+  let posts = 0;
+  const onCreate = (message: unknown) => {
+    const { request } = message as { request: { method: string; path: string } };
+    if (request.method === "POST" && request.path.startsWith("/api/states/")) posts++;
+  };
+  diagnostics.subscribe("undici:request:create", onCreate);
+  try {
+    await action();
+  } finally {
+    diagnostics.unsubscribe("undici:request:create", onCreate);
+  }
+  return posts;
+}
+
+async function notifications(): Promise<Array<{ notification_id: string }>> {
+  return ha.wsCommand({ type: "persistent_notification/get" });
+}
+
+beforeAll(async () => {
+  ha = await startHomeAssistant();
+  sink = new HaSink({ url: ha.url, token: ha.token, logger: silentLogger(), requireAdmin: true });
+  await sink.open();
+  await sink.whenReady(abort.signal);
+  await sink.setChildren([child]);
+}, 300_000);
+
+afterAll(async () => {
+  abort.abort();
+  await sink?.close();
+  await ha?.stop();
+});
+
+describe("HaSink against a real Home Assistant", () => {
+  it("knows Home Assistant's time zone", () => {
+    expect(sink.timeZone).toBe("Europe/Paris");
+  });
+
+  it("writes only the states that changed", async () => {
+    const first = await statePostsDuring(() => sink.publishToday(child, today));
+    expect(first).toBe(12);
+    expect((await ha.getState("sensor.reward_facts_zoe_minutes_remaining"))?.state).toBe("10");
+    expect(await statePostsDuring(() => sink.publishToday(child, today))).toBe(0);
+    const changed = await statePostsDuring(() =>
+      sink.publishToday(child, { ...today, minutesConsumed: 6, minutesRemaining: 9 }),
+    );
+    expect(changed).toBe(2);
+    expect((await ha.getState("sensor.reward_facts_zoe_minutes_remaining"))?.state).toBe("9");
+    const calm: CalmDay = { date: "2026-11-22", isMyDay: false };
+    await sink.publishToday(child, calm);
+    expect((await ha.getState("binary_sensor.reward_facts_zoe_my_day"))?.state).toBe("off");
+  });
+
+  it("raises the token notification on token_invalid and dismisses it when the token works again", async () => {
+    await sink.publishStatus({
+      ...status,
+      state: "token_invalid",
+      lastError: "API token missing, unknown or revoked",
+    });
+    expect((await notifications()).map((n) => n.notification_id)).toContain(TOKEN_NOTIFICATION_ID);
+    expect((await ha.getState("sensor.reward_facts_status"))?.state).toBe("token_invalid");
+    await sink.publishStatus(status);
+    expect((await notifications()).map((n) => n.notification_id)).not.toContain(TOKEN_NOTIFICATION_ID);
+    expect((await ha.getState("sensor.reward_facts_status"))?.state).toBe("ok");
+  });
+
+  it("marks a child unavailable with the reason, then available again", async () => {
+    await sink.markUnavailable(child, "API unreachable");
+    const points = await ha.getState("sensor.reward_facts_zoe_points");
+    expect(points?.state).toBe("unavailable");
+    expect(points?.attributes.reason).toBe("API unreachable");
+    await sink.publishToday(child, today);
+    expect((await ha.getState("sensor.reward_facts_zoe_points"))?.state).toBe("3");
+  });
+
+  it("republishes every state after a restart, and refuses events until Home Assistant runs again", async () => {
+    const restarted = ha.restart();
+    // While Home Assistant is away, an event is refused as not delivered, never lost in between.
+    await ha.waitFor(() => (sink.ready ? undefined : true), { timeoutMs: 30_000, intervalMs: 20 });
+    const event = {
+      id: "e-restart",
+      at: "2026-11-21T10:00:00.000Z",
+      day: "2026-11-21",
+      childId: child.id,
+      type: "cheer_sent" as const,
+      cheer: "seen" as const,
+    };
+    await expect(sink.publishEvent(child, event)).rejects.toBeInstanceOf(NotDeliveredError);
+    await restarted;
+    const back = Date.now();
+    await sink.whenReady(abort.signal);
+    await ha.waitFor(() => ha.getState("sensor.reward_facts_zoe_points"), {
+      timeoutMs: 10_000,
+      intervalMs: 200,
+    });
+    expect(Date.now() - back).toBeLessThan(10_000);
+    expect((await ha.getState("sensor.reward_facts_status"))?.state).toBe("ok");
+    const recorder = await ha.subscribeEvents("reward_facts_event");
+    try {
+      await sink.publishEvent(child, event);
+      const fired = await ha.waitFor(() => recorder.events[0], { timeoutMs: 5_000 });
+      expect(fired.data).toMatchObject({ event_id: "e-restart", child: "zoe", cheer: "seen" });
+    } finally {
+      await recorder.close();
+    }
+  }, 120_000);
+
+  it("refuses a token Home Assistant does not know with a typed error", async () => {
+    const stranger = new HaSink({
+      url: ha.url,
+      token: "not-a-token",
+      logger: silentLogger(),
+      requireAdmin: true,
+    });
+    await expect(stranger.open()).rejects.toBeInstanceOf(HomeAssistantAuthError);
+    await stranger.close();
+  });
+});
+
+describe("toHomeAssistantError", () => {
+  it("turns the library's numbers and plain objects into typed Errors", () => {
+    expect(toHomeAssistantError(2)).toBeInstanceOf(HomeAssistantAuthError);
+    expect(toHomeAssistantError(1)).toBeInstanceOf(HomeAssistantConnectionError);
+    const lost = toHomeAssistantError({
+      type: "result",
+      success: false,
+      error: { code: 3, message: "Connection lost" },
+    });
+    expect(lost).toBeInstanceOf(HomeAssistantConnectionError);
+    const refused = toHomeAssistantError({ code: "unauthorized", message: "Unauthorized" });
+    expect(refused).toBeInstanceOf(HomeAssistantError);
+    expect(refused).not.toBeInstanceOf(HomeAssistantConnectionError);
+    expect(refused.message).toBe("Unauthorized");
+    const error = new Error("kept");
+    expect(toHomeAssistantError(error)).toBe(error);
+  });
+});

@@ -1,0 +1,278 @@
+import { mkdtemp, readFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ApiSimulator } from "../../src/simulator/index.js";
+import { BridgeProcess } from "../support/bridge-process.js";
+import {
+  type EventRecorder,
+  type HomeAssistantInstance,
+  startHomeAssistant,
+} from "../support/home-assistant.js";
+
+// Bridge + simulator + a real Home Assistant. Real time throughout: Home Assistant's clock
+// cannot be faked, so intervals are the shortest a user may set (events 10 s, today 15 s).
+
+const EVENT_LOG = "reward-events.log";
+const automations = `
+- id: on_reward_event
+  mode: queued
+  trigger: [{platform: event, event_type: reward_facts_event}]
+  action:
+    - service: notify.reward_log
+      data: {message: "{{ trigger.event.data.event_id }}"}
+    - service: input_boolean.turn_on
+      target: {entity_id: input_boolean.flag}
+- id: at_session_end
+  mode: queued
+  trigger: [{platform: time, at: sensor.reward_facts_lea_session_ends_at}]
+  action: [{event: session_end_seen, event_data: {entity_id: "{{ trigger.entity_id }}"}}]
+`;
+// The file notifier writes each event id the automation saw into the config dir: a record kept
+// by Home Assistant itself, across its restarts.
+const extraConfig = `
+notify:
+  - platform: file
+    name: reward_log
+    filename: ${EVENT_LOG}
+`;
+
+let ha: HomeAssistantInstance;
+let sim: ApiSimulator;
+let bridge: BridgeProcess;
+let events: EventRecorder;
+let calmChildSlug: string;
+
+const CHILD_KINDS = [
+  "sensor.reward_facts_%_minutes_remaining",
+  "sensor.reward_facts_%_minutes_unlocked",
+  "sensor.reward_facts_%_minutes_consumed",
+  "sensor.reward_facts_%_points",
+  "sensor.reward_facts_%_streak",
+  "sensor.reward_facts_%_session_ends_at",
+  "binary_sensor.reward_facts_%_session_running",
+  "binary_sensor.reward_facts_%_my_day",
+  "sensor.reward_facts_%_period",
+  "binary_sensor.reward_facts_%_consumable_today",
+  "binary_sensor.reward_facts_%_mandatory_ok",
+  "sensor.reward_facts_%_behaviors",
+];
+const entitiesOf = (slug: string) => CHILD_KINDS.map((pattern) => pattern.replace("%", slug));
+
+async function loggedEventIds(): Promise<string[]> {
+  const text = await readFile(join(ha.configDir, EVENT_LOG), "utf8").catch(() => "");
+  // The notifier's first lines are a header; ids are the lines shaped like ids.
+  return text.split("\n").filter((line) => /^[0-9a-f-]{36}$/.test(line.trim()));
+}
+
+beforeAll(async () => {
+  [ha, sim] = await Promise.all([
+    startHomeAssistant({ automations, extraConfig }),
+    ApiSimulator.start({ activity: { historyDays: 0, factsPerHour: 0 } }),
+  ]);
+  // Two children in shared custody on alternate days: one of them has a CalmDay today.
+  const calm = sim.isMyDay(sim.children.custody.id)
+    ? sim.addChild("Camille", { custody: { kind: "alternating", ownParity: 0 }, planned: false })
+    : sim.children.custody;
+  if (sim.isMyDay(calm.id)) {
+    const other = sim.addChild("Camila", { custody: { kind: "alternating", ownParity: 1 }, planned: false });
+    calmChildSlug = "camila";
+    expect(sim.isMyDay(other.id)).toBe(false);
+  } else {
+    calmChildSlug = calm.firstName === "Camille" ? "camille" : "noah";
+  }
+  events = await ha.subscribeEvents("reward_facts_event");
+  const dataDir = await mkdtemp(join(tmpdir(), "rf-bridge-"));
+  bridge = new BridgeProcess({
+    REWARD_FACTS_API_TOKEN: sim.tokens.household,
+    REWARD_FACTS_API_BASE_URL: sim.url,
+    REWARD_FACTS_EVENTS_INTERVAL_SECONDS: "10",
+    REWARD_FACTS_TODAY_INTERVAL_SECONDS: "15",
+    REWARD_FACTS_DATA_DIR: dataDir,
+    HA_URL: ha.url,
+    HA_TOKEN: ha.token,
+  }).start();
+  await ha.waitFor(async () => (await ha.getState("sensor.reward_facts_status"))?.state === "ok", {
+    timeoutMs: 60_000,
+  });
+}, 300_000);
+
+afterAll(async () => {
+  await bridge?.stop();
+  await events?.close();
+  await ha?.stop();
+  await sim?.stop();
+});
+
+describe("the bridge in a real Home Assistant", () => {
+  it("publishes every entity of the contract, with its attributes", async () => {
+    const lea = sim.children.ordinary;
+    for (const entityId of entitiesOf("lea")) {
+      const state = await ha.waitFor(() => ha.getState(entityId), { timeoutMs: 30_000 });
+      expect(state.attributes).toMatchObject({ child_id: lea.id, child_name: "Léa" });
+      expect(state.attributes.friendly_name).toMatch(/^Léa /);
+      expect(state.attributes.icon).toMatch(/^mdi:/);
+      expect(state.state).not.toBe("unavailable");
+    }
+    const today = sim.today(lea.id);
+    if (!today.isMyDay) throw new Error("Léa is always at home");
+    const minutes = await ha.getState("sensor.reward_facts_lea_minutes_remaining");
+    expect(minutes?.state).toBe(String(today.minutesRemaining));
+    expect(minutes?.attributes).toMatchObject({
+      device_class: "duration",
+      unit_of_measurement: "min",
+      state_class: "measurement",
+      is_my_day: true,
+    });
+    expect((await ha.getState("sensor.reward_facts_lea_streak"))?.state).toBe(String(today.streakDays));
+    expect((await ha.getState("sensor.reward_facts_lea_period"))?.attributes).toMatchObject({
+      device_class: "enum",
+      options: ["school", "holiday", "weekend"],
+    });
+    const status = await ha.getState("sensor.reward_facts_status");
+    expect(status?.attributes).toMatchObject({ budget_per_minute: 28, last_error: null });
+    expect(status?.attributes.children).toEqual(expect.arrayContaining(["Léa", "Noah", "Inès"]));
+    expect(typeof status?.attributes.requests_last_minute).toBe("number");
+  });
+
+  it("fires one reward_facts_event per journal fact, and an automation triggered by it runs", async () => {
+    const lea = sim.children.ordinary;
+    await ha.callService("input_boolean", "turn_off", { entity_id: "input_boolean.flag" });
+    const fact = sim.addEvent(lea.id, { type: "cheer_sent", cheer: "bravo" });
+    const fired = await ha.waitFor(() => events.events.find((e) => e.data.event_id === fact.id), {
+      timeoutMs: 30_000,
+    });
+    expect(fired.data).toEqual({
+      type: "cheer_sent",
+      event_id: fact.id,
+      child_id: lea.id,
+      at: fact.at,
+      day: fact.day,
+      child: "lea",
+      child_name: "Léa",
+      cheer: "bravo",
+    });
+    await ha.waitFor(async () => (await ha.getState("input_boolean.flag"))?.state === "on", {
+      timeoutMs: 10_000,
+    });
+    await ha.waitFor(async () => (await loggedEventIds()).includes(fact.id), { timeoutMs: 10_000 });
+    // A further poll round must not fire it again.
+    await new Promise((resolve) => setTimeout(resolve, 12_000));
+    expect(events.events.filter((e) => e.data.event_id === fact.id)).toHaveLength(1);
+  }, 60_000);
+
+  it("runs an automation with a time trigger at session_ends_at when a session ends", async () => {
+    const lea = sim.children.ordinary;
+    // A one-minute session, the shortest the API can tell (the journal's recorded_at is the
+    // server's clock: a fact cannot be backdated behind the bridge's cursor).
+    sim.addEvent(lea.id, { type: "session_started", minutes: 1 });
+    const seen = await ha.subscribeEvents("session_end_seen");
+    try {
+      const endsAt = await ha.waitFor(
+        async () => {
+          const state = await ha.getState("sensor.reward_facts_lea_session_ends_at");
+          return state && state.state !== "unknown" ? state.state : undefined;
+        },
+        { timeoutMs: 20_000 },
+      );
+      expect(endsAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00$/);
+      expect((await ha.getState("binary_sensor.reward_facts_lea_session_running"))?.state).toBe("on");
+      await ha.waitFor(() => seen.events[0], { timeoutMs: 75_000 });
+      expect(seen.events[0]?.data).toEqual({ entity_id: "sensor.reward_facts_lea_session_ends_at" });
+      expect(Date.now()).toBeGreaterThanOrEqual(Date.parse(endsAt) - 1_000);
+      // Read again right after the end: the session is over in Home Assistant too.
+      await ha.waitFor(
+        async () => (await ha.getState("binary_sensor.reward_facts_lea_session_running"))?.state === "off",
+        {
+          timeoutMs: 10_000,
+        },
+      );
+    } finally {
+      await seen.close();
+    }
+  }, 120_000);
+
+  it("shows 0 minutes remaining and my_day off on the other household's day", async () => {
+    const minutes = await ha.waitFor(
+      () => ha.getState(`sensor.reward_facts_${calmChildSlug}_minutes_remaining`),
+      {
+        timeoutMs: 30_000,
+      },
+    );
+    expect(minutes.state).toBe("0");
+    expect(minutes.attributes.is_my_day).toBe(false);
+    expect((await ha.getState(`binary_sensor.reward_facts_${calmChildSlug}_my_day`))?.state).toBe("off");
+    expect((await ha.getState(`sensor.reward_facts_${calmChildSlug}_period`))?.state).toBe("unknown");
+  });
+
+  it("makes a child without synced rules unavailable, with the reason", async () => {
+    for (const entityId of entitiesOf("ines")) {
+      const state = await ha.waitFor(() => ha.getState(entityId), { timeoutMs: 30_000 });
+      expect(state.state).toBe("unavailable");
+      expect(state.attributes).toMatchObject({ reason: "no rules synced yet", child_name: "Inès" });
+    }
+  });
+
+  it("brings every state back after Home Assistant restarts, and loses or repeats no event", async () => {
+    const lea = sim.children.ordinary;
+    const producer = setInterval(() => sim.addEvent(lea.id, { type: "behavior_validated" }), 2_000);
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 5_000));
+      await ha.restart();
+      const runningAt = Date.now();
+      const all = [
+        "sensor.reward_facts_status",
+        ...entitiesOf("lea"),
+        ...entitiesOf("noah"),
+        ...entitiesOf("ines"),
+      ];
+      await ha.waitFor(async () => (await Promise.all(all.map((id) => ha.getState(id)))).every(Boolean), {
+        timeoutMs: 10_000,
+        intervalMs: 250,
+      });
+      expect(Date.now() - runningAt).toBeLessThan(10_000);
+      await new Promise((resolve) => setTimeout(resolve, 6_000));
+    } finally {
+      clearInterval(producer);
+    }
+    const journal = sim.journal(lea.id).map((e) => e.id);
+    await ha
+      .waitFor(
+        async () => {
+          const logged = await loggedEventIds();
+          return journal.every((id) => logged.includes(id));
+        },
+        { timeoutMs: 30_000 },
+      )
+      .catch(() => undefined);
+    const logged = await loggedEventIds();
+    expect(new Set(logged).size).toBe(logged.length);
+    expect(logged.filter((id) => journal.includes(id))).toEqual(journal);
+  }, 120_000);
+
+  it("raises the persistent notification when the API token is revoked", async () => {
+    sim.revokeToken(sim.tokens.household);
+    try {
+      const notification = await ha.waitFor(
+        async () => {
+          const list = await ha.wsCommand<Array<{ notification_id: string; message: string }>>({
+            type: "persistent_notification/get",
+          });
+          return list.find((n) => n.notification_id === "reward_facts_token");
+        },
+        { timeoutMs: 30_000 },
+      );
+      expect(notification.message).toMatch(/new token/);
+      expect((await ha.getState("sensor.reward_facts_status"))?.state).toBe("token_invalid");
+      expect((await ha.getState("sensor.reward_facts_lea_points"))?.attributes.reason).toMatch(/token/);
+    } finally {
+      sim.restoreToken(sim.tokens.household);
+    }
+  }, 60_000);
+
+  it("never shows either token in the bridge's output", () => {
+    expect(bridge.output.length).toBeGreaterThan(5);
+    expect(bridge.text()).not.toContain(sim.tokens.household);
+    expect(bridge.text()).not.toContain(ha.token);
+  });
+});

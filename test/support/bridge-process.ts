@@ -1,0 +1,54 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
+import { fileURLToPath } from "node:url";
+
+const main = fileURLToPath(new URL("../../src/main.ts", import.meta.url));
+
+/** The bridge as users run it (`npm start`): its own process, configured by the environment. */
+export class BridgeProcess {
+  readonly output: string[] = [];
+  #child: ChildProcess | undefined;
+  #exit: Promise<number | null> | undefined;
+
+  constructor(readonly env: Record<string, string>) {}
+
+  start(): this {
+    const child = spawn(process.execPath, ["--import", "tsx", main], {
+      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", TZ: "Europe/Paris", ...this.env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    for (const stream of [child.stdout, child.stderr]) {
+      stream?.setEncoding("utf8");
+      stream?.on("data", (chunk: string) => this.output.push(...chunk.split("\n").filter(Boolean)));
+    }
+    this.#child = child;
+    this.#exit = once(child, "exit").then(([code]) => code as number | null);
+    return this;
+  }
+
+  get running(): boolean {
+    return this.#child !== undefined && this.#child.exitCode === null && this.#child.signalCode === null;
+  }
+
+  /** SIGTERM, as the Supervisor stops an add-on; resolves with the exit code. */
+  async stop(): Promise<number | null> {
+    if (!this.running) return this.#child?.exitCode ?? null;
+    this.#child?.kill("SIGTERM");
+    return this.#exit ?? null;
+  }
+
+  /** SIGKILL, as a crash or a power cut of the container would. */
+  async kill(): Promise<void> {
+    if (!this.running) return;
+    this.#child?.kill("SIGKILL");
+    await this.#exit;
+  }
+
+  exited(): Promise<number | null> {
+    return this.#exit ?? Promise.resolve(null);
+  }
+
+  text(): string {
+    return this.output.join("\n");
+  }
+}

@@ -1,0 +1,257 @@
+import { readFile, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { Agent, type Dispatcher, request } from "undici";
+import { type EventRecorder, RecordingSubscription } from "./event-recorder.js";
+import { HaSocket } from "./ha-websocket.js";
+import { type HassExit, HassProcess } from "./hass-process.js";
+import { onboardAndGetToken } from "./home-assistant-auth.js";
+import { HOME_ASSISTANT_VERSION, type HomeAssistantInstall } from "./home-assistant-install.js";
+import type { HaState, HomeAssistantInstance } from "./home-assistant-types.js";
+import { tailLines } from "./run-command.js";
+import { type WaitCheck, type WaitForOptions, waitFor } from "./wait-for.js";
+
+const startTimeoutMs = 120_000;
+
+/** HA does not exit when its port is taken: it logs this and carries on without an HTTP server. */
+export class PortTakenError extends Error {
+  override name = "PortTakenError";
+}
+
+/** Lines after which waiting longer is pointless, though the process is still alive. */
+const fatalLogLines = [
+  { pattern: /Failed to create HTTP server at port/, portTaken: true },
+  { pattern: /Activating recovery mode/, portTaken: false },
+];
+
+/** One Home Assistant on one config dir and port, across restarts. */
+export class HomeAssistant implements HomeAssistantInstance {
+  readonly url: string;
+  readonly wsUrl: string;
+  readonly logPath: string;
+  readonly #consolePath: string;
+  readonly #recorders = new Set<RecordingSubscription>();
+  #agent = newAgent();
+  #process: HassProcess | undefined;
+  // Private, and reached through a getter, so that logging or inspecting the instance cannot print it.
+  #token: string | undefined;
+  #stopping: Promise<void> | undefined;
+  #restarting: Promise<void> | undefined;
+
+  constructor(
+    private readonly install: HomeAssistantInstall,
+    readonly configDir: string,
+    readonly port: number,
+  ) {
+    this.url = `http://127.0.0.1:${port}`;
+    this.wsUrl = `ws://127.0.0.1:${port}/api/websocket`;
+    this.logPath = join(configDir, "ha.log");
+    this.#consolePath = join(configDir, "hass-console.log");
+  }
+
+  get token(): string {
+    if (this.#token === undefined) throw new Error("Home Assistant is not onboarded yet");
+    return this.#token;
+  }
+
+  async boot(): Promise<void> {
+    const started = Date.now();
+    log(`starting Home Assistant ${HOME_ASSISTANT_VERSION} on ${this.url} (config ${this.configDir})`);
+    this.#spawn();
+    await this.#waitWhileAlive("the HTTP server (GET /api/onboarding 200)", async () => {
+      const response = await request(`${this.url}/api/onboarding`, { dispatcher: this.#agent });
+      await response.body.dump();
+      if (response.statusCode !== 200) throw new Error(`GET /api/onboarding answered ${response.statusCode}`);
+      return true;
+    });
+    this.#token = await onboardAndGetToken(this.url, this.#agent);
+    await this.#waitUntilRunning();
+    log(`Home Assistant RUNNING after ${seconds(started)}`);
+  }
+
+  isRunning(): boolean {
+    return this.#process?.isRunning ?? false;
+  }
+
+  stop(): Promise<void> {
+    this.#stopping ??= (async () => {
+      await Promise.all([...this.#recorders].map((recorder) => recorder.close()));
+      await this.#process?.stop();
+      await this.#agent.destroy();
+      if (process.env.KEEP_HA_DIR) log(`kept ${this.configDir} (KEEP_HA_DIR)`);
+      else await rm(this.configDir, { recursive: true, force: true });
+    })();
+    return this.#stopping;
+  }
+
+  async kill(): Promise<void> {
+    await this.#process?.kill();
+  }
+
+  restart(): Promise<void> {
+    if (this.#stopping)
+      return Promise.reject(new Error("Home Assistant was stopped for good; start a new one"));
+    this.#restarting ??= (async () => {
+      const started = Date.now();
+      await this.#process?.stop();
+      // Pooled keep-alive sockets point at the old process.
+      await this.#agent.destroy();
+      this.#agent = newAgent();
+      this.#spawn();
+      await this.#waitUntilRunning();
+      await Promise.all([...this.#recorders].map((recorder) => recorder.resubscribe()));
+      log(`Home Assistant restarted, RUNNING after ${seconds(started)}`);
+    })().finally(() => {
+      this.#restarting = undefined;
+    });
+    return this.#restarting;
+  }
+
+  async api<T = unknown>(
+    method: Dispatcher.HttpMethod,
+    path: string,
+    body?: unknown,
+  ): Promise<{ status: number; body: T }> {
+    const response = await request(`${this.url}${path}`, {
+      method,
+      dispatcher: this.#agent,
+      headers: {
+        authorization: `Bearer ${this.token}`,
+        ...(body === undefined ? {} : { "content-type": "application/json" }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.body.text();
+    const isJson = String(response.headers["content-type"] ?? "").includes("json");
+    return { status: response.statusCode, body: (isJson && text ? JSON.parse(text) : text) as T };
+  }
+
+  async getState(entityId: string): Promise<HaState | null> {
+    const path = `/api/states/${encodeURIComponent(entityId)}`;
+    const response = await this.api<HaState>("GET", path);
+    if (response.status === 404) return null;
+    return expectStatus(response, 200, `GET ${path}`);
+  }
+
+  async getStates(): Promise<HaState[]> {
+    return expectStatus(await this.api<HaState[]>("GET", "/api/states"), 200, "GET /api/states");
+  }
+
+  async callService(domain: string, service: string, data: Record<string, unknown> = {}): Promise<HaState[]> {
+    const path = `/api/services/${encodeURIComponent(domain)}/${encodeURIComponent(service)}`;
+    return expectStatus(await this.api<HaState[]>("POST", path, data), 200, `POST ${path}`);
+  }
+
+  async wsCommand<T = unknown>(message: { type: string } & Record<string, unknown>): Promise<T> {
+    const socket = await this.openSocket();
+    try {
+      return await socket.command<T>(message);
+    } finally {
+      await socket.close();
+    }
+  }
+
+  async fireEvent(eventType: string, data: Record<string, unknown> = {}): Promise<void> {
+    await this.wsCommand({ type: "fire_event", event_type: eventType, event_data: data });
+  }
+
+  openSocket(): Promise<HaSocket> {
+    return HaSocket.open(this.wsUrl, this.token);
+  }
+
+  async subscribeEvents(eventType: string): Promise<EventRecorder> {
+    const recorder = new RecordingSubscription(
+      eventType,
+      () => this.openSocket(),
+      (closed) => this.#recorders.delete(closed),
+    );
+    await recorder.resubscribe();
+    this.#recorders.add(recorder);
+    return recorder;
+  }
+
+  waitFor<T>(check: WaitCheck<T>, options?: WaitForOptions): Promise<T> {
+    return waitFor(check, options);
+  }
+
+  #spawn(): void {
+    this.#process = HassProcess.start({
+      python: this.install.python,
+      hassBin: this.install.hassBin,
+      configDir: this.configDir,
+      logPath: this.logPath,
+      consolePath: this.#consolePath,
+    });
+  }
+
+  /** Automations attach their triggers at `homeassistant_started`: nothing is reliable before RUNNING. */
+  #waitUntilRunning(): Promise<void> {
+    return this.#waitWhileAlive("state RUNNING (GET /api/config)", async () => {
+      const config = await this.api<{ state?: string }>("GET", "/api/config");
+      return config.status === 200 && config.body.state === "RUNNING";
+    });
+  }
+
+  /** Polls `check` until true; fails at once, with HA's last words, if the process exits. */
+  async #waitWhileAlive(what: string, check: () => Promise<boolean>): Promise<void> {
+    const deadline = Date.now() + startTimeoutMs;
+    let lastError: unknown;
+    for (;;) {
+      const hass = this.#process;
+      if (!hass?.isRunning) {
+        throw await this.#startError(`Home Assistant exited (${describeExit(hass?.exit)}) before ${what}`);
+      }
+      try {
+        if (await check()) return;
+      } catch (error) {
+        lastError = error;
+      }
+      const logText = await readFile(this.logPath, "utf8").catch(() => "");
+      const fatal = fatalLogLines.find((sign) => sign.pattern.test(logText));
+      if (fatal) {
+        const error = await this.#startError(`Home Assistant cannot serve the tests (before ${what})`);
+        throw fatal.portTaken ? new PortTakenError(error.message) : error;
+      }
+      if (Date.now() > deadline) {
+        const because = lastError instanceof Error ? ` (last error: ${lastError.message})` : "";
+        throw await this.#startError(
+          `Home Assistant did not reach ${what} within ${startTimeoutMs / 1000} s${because}`,
+        );
+      }
+      await sleep(250);
+    }
+  }
+
+  async #startError(message: string): Promise<Error> {
+    const tail = async (path: string, lines: number) =>
+      tailLines(await readFile(path, "utf8").catch(() => "(none)"), lines);
+    return new Error(
+      `${message}\n--- ${this.logPath} (tail) ---\n${await tail(this.logPath, 40)}` +
+        `\n--- stdout/stderr (tail) ---\n${await tail(this.#consolePath, 15)}`,
+    );
+  }
+}
+
+function expectStatus<T>(response: { status: number; body: T }, status: number, what: string): T {
+  if (response.status !== status) {
+    throw new Error(`${what} answered ${response.status}: ${JSON.stringify(response.body).slice(0, 300)}`);
+  }
+  return response.body;
+}
+
+function newAgent(): Agent {
+  return new Agent({ connectTimeout: 5_000, headersTimeout: 30_000, bodyTimeout: 30_000 });
+}
+
+function describeExit(exit: HassExit | undefined): string {
+  if (!exit) return "not started";
+  return exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`;
+}
+
+function seconds(since: number): string {
+  return `${((Date.now() - since) / 1000).toFixed(1)} s`;
+}
+
+export function log(message: string): void {
+  process.stderr.write(`[home-assistant] ${message}\n`);
+}

@@ -1,0 +1,67 @@
+import type { Dispatcher } from "undici";
+import type { EventRecorder } from "./event-recorder.js";
+import type { HaSocket } from "./ha-websocket.js";
+import type { WaitCheck, WaitForOptions } from "./wait-for.js";
+
+export interface StartHomeAssistantOptions {
+  /** YAML text of automations.yaml (old `trigger:`/`platform:`/`service:` syntax). */
+  automations?: string;
+  /** YAML appended to configuration.yaml. */
+  extraConfig?: string;
+  /** The household's time zone; Europe/Paris by default. */
+  timeZone?: string;
+}
+
+/** A state as `/api/states` returns it. Newer HA releases add keys: do not assert exact key sets. */
+export interface HaState {
+  entity_id: string;
+  state: string;
+  attributes: Record<string, unknown>;
+  last_changed: string;
+  last_updated: string;
+  context: { id: string; parent_id: string | null; user_id: string | null };
+}
+
+export interface HomeAssistantInstance {
+  /** `http://127.0.0.1:<port>`, no trailing slash. */
+  readonly url: string;
+  /** `ws://127.0.0.1:<port>/api/websocket`. */
+  readonly wsUrl: string;
+  /** A long-lived access token of the owner (an admin); stays valid across `restart()`. */
+  readonly token: string;
+  readonly port: number;
+  readonly configDir: string;
+  /** HA's own log file. */
+  readonly logPath: string;
+  isRunning(): boolean;
+  /** Stops HA for good (SIGTERM, SIGKILL after 30 s) and removes the config dir unless KEEP_HA_DIR is set. */
+  stop(): Promise<void>;
+  /** Stops HA and starts it again on the same dir and port; resolves once RUNNING and recorders re-subscribed. */
+  restart(): Promise<void>;
+  /** SIGKILLs HA, as a crash would; `restart()` brings it back. */
+  kill(): Promise<void>;
+  /** An authenticated REST call; the body is parsed as JSON when it is JSON. */
+  api<T = unknown>(
+    method: Dispatcher.HttpMethod,
+    path: string,
+    body?: unknown,
+  ): Promise<{ status: number; body: T }>;
+  /** GET /api/states/<id>; null when HA does not know the entity. */
+  getState(entityId: string): Promise<HaState | null>;
+  getStates(): Promise<HaState[]>;
+  /** POST /api/services/<domain>/<service>; resolves with the states that changed. */
+  callService(domain: string, service: string, data?: Record<string, unknown>): Promise<HaState[]>;
+  /** Sends one websocket command on a short-lived connection and resolves with its result. */
+  wsCommand<T = unknown>(message: { type: string } & Record<string, unknown>): Promise<T>;
+  /** Websocket `fire_event`, as the bridge does it. */
+  fireEvent(eventType: string, data?: Record<string, unknown>): Promise<void>;
+  /** A new authenticated websocket connection; the caller closes it. */
+  openSocket(): Promise<HaSocket>;
+  /**
+   * Records events of one type on a connection of its own. Survives `restart()` and `kill()` +
+   * `restart()`: `restart()` re-subscribes it before resolving. Events fired while HA is down are lost.
+   */
+  subscribeEvents(eventType: string): Promise<EventRecorder>;
+  /** Polls in real time until `check` returns something truthy; see `waitFor`. */
+  waitFor<T>(check: WaitCheck<T>, options?: WaitForOptions): Promise<T>;
+}

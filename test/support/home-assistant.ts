@@ -1,0 +1,65 @@
+import { mkdtemp } from "node:fs/promises";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { writeHomeAssistantConfig } from "./home-assistant-config.js";
+import { ensureHomeAssistant } from "./home-assistant-install.js";
+import { HomeAssistant, log, PortTakenError } from "./home-assistant-instance.js";
+import type { HomeAssistantInstance, StartHomeAssistantOptions } from "./home-assistant-types.js";
+
+/*
+ * The public surface of the real-Home-Assistant harness: tests import from here only.
+ * Environment: REWARD_FACTS_HA_CACHE (where HA is installed, default ~/.cache/reward-facts-bridge),
+ * REWARD_FACTS_HA_PYTHON (a Python 3.11 to use), KEEP_HA_DIR (keep config dirs and logs after stop).
+ */
+export type { EventRecorder } from "./event-recorder.js";
+export { type HaEvent, HaSocket } from "./ha-websocket.js";
+export { ensureHomeAssistant, HOME_ASSISTANT_VERSION } from "./home-assistant-install.js";
+export type { HaState, HomeAssistantInstance, StartHomeAssistantOptions } from "./home-assistant-types.js";
+export { type WaitCheck, type WaitForOptions, waitFor } from "./wait-for.js";
+
+/**
+ * Starts a real Home Assistant on a free loopback port with a fresh config dir, onboards it and
+ * waits until it is RUNNING. Installs it first if this machine has not yet (several minutes at
+ * most: give the calling hook a long timeout).
+ */
+export async function startHomeAssistant(
+  options: StartHomeAssistantOptions = {},
+): Promise<HomeAssistantInstance> {
+  const install = await ensureHomeAssistant();
+  for (let attempt = 1; ; attempt++) {
+    const configDir = await mkdtemp(join(tmpdir(), "reward-facts-ha-"));
+    const port = await freeLoopbackPort();
+    await writeHomeAssistantConfig(configDir, {
+      port,
+      timeZone: options.timeZone ?? "Europe/Paris",
+      automations: options.automations,
+      extraConfig: options.extraConfig,
+    });
+    const instance = new HomeAssistant(install, configDir, port);
+    try {
+      await instance.boot();
+      return instance;
+    } catch (error) {
+      await instance.stop();
+      // The free port can be taken by another process before HA binds it; a new one is cheap.
+      if (!(error instanceof PortTakenError) || attempt >= 3) throw error;
+      log(`port ${port} was taken before Home Assistant could bind it, trying another`);
+    }
+  }
+}
+
+/** Asks the kernel for a free port. Another process could take it before HA binds: rare on loopback. */
+function freeLoopbackPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => {
+        if (address && typeof address === "object") resolve(address.port);
+        else reject(new Error("no port assigned"));
+      });
+    });
+  });
+}
