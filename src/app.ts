@@ -6,6 +6,7 @@ import { FanOutSink } from "./engine/fan-out-sink.js";
 import { RateBudget } from "./engine/rate-budget.js";
 import type { Sink } from "./engine/sink.js";
 import { HaSink } from "./ha/ha-sink.js";
+import { Heartbeat } from "./health/heartbeat.js";
 import type { Logger } from "./log/logger.js";
 import { cursorStoreOn } from "./store/cursor-store.js";
 import { DeliveredLog } from "./store/delivered-log.js";
@@ -70,6 +71,7 @@ export class App {
       sinks.push(new ConsoleSink((line) => logger.info(line)));
     }
     const ha = this.#ha;
+    const heartbeat = new Heartbeat(config.heartbeatFile);
     this.#engine = new Engine({
       reader: this.#client,
       budget,
@@ -81,6 +83,7 @@ export class App {
       eventsIntervalMs: options.events_interval_seconds * 1000,
       todayIntervalMs: options.today_interval_seconds * 1000,
       childrenFilter: options.children,
+      onTurn: () => heartbeat.beat(),
     });
     this.#engine.start();
     logger.info(

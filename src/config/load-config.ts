@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { z } from "zod";
+import { DEFAULT_HEARTBEAT_FILE } from "../health/heartbeat.js";
 import { type BridgeOptions, optionsSchema } from "./options-schema.js";
 
 /** Bad configuration: one `name: problem` line per problem, names as the user wrote them. */
@@ -28,6 +29,8 @@ export interface BridgeConfig {
   /** The process's time zone (`TZ`), the fallback until Home Assistant tells its own. */
   timeZone: string;
   mode: "addon" | "standalone";
+  /** Touched by the main loop for the container's HEALTHCHECK. */
+  heartbeatFile: string;
 }
 
 export const SUPERVISOR_CORE_URL = "http://supervisor/core";
@@ -72,6 +75,7 @@ export function loadConfig(
     homeAssistant,
     timeZone: env.TZ || Intl.DateTimeFormat().resolvedOptions().timeZone,
     mode: addon ? "addon" : "standalone",
+    heartbeatFile: env.REWARD_FACTS_HEARTBEAT_FILE || DEFAULT_HEARTBEAT_FILE,
   };
 }
 

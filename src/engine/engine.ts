@@ -45,6 +45,8 @@ export interface EngineOptions {
   unavailableAfterIntervals?: number;
   /** Backoff of the retries of a failed request (tests shorten it). */
   retryMinTimeoutMs?: number;
+  /** Called on every turn of the loop: the container's health check watches it. */
+  onTurn?: () => void;
 }
 
 interface Track {
@@ -99,6 +101,7 @@ export class Engine {
       random: Math.random,
       unavailableAfterIntervals: 3,
       retryMinTimeoutMs: 1_000,
+      onTurn: () => undefined,
       ...options,
     };
     const o = this.#o;
@@ -153,11 +156,13 @@ export class Engine {
       await this.#o.sink.whenReady(signal);
       await this.#publishStatus(true);
       while (!signal.aborted) {
-        await this.#o.sink.whenReady(signal);
+        this.#o.onTurn();
+        if (!(await this.#sinkReadyWithin(30_000, signal))) continue;
         const job = this.#nextJob();
         const wait = job.due - Date.now();
         if (wait > 0) {
-          await sleep(wait, signal);
+          // Wake at least every 30 s, so the heartbeat stays fresh through a 10-minute wait.
+          await sleep(Math.min(wait, 30_000), signal);
           continue;
         }
         await this.#runJob(job, signal);
@@ -165,6 +170,23 @@ export class Engine {
       }
     } catch (error) {
       if (!signal.aborted) throw error;
+    }
+  }
+
+  /** Waits for the sink, but turns the loop at least every `ms` (the heartbeat) while it waits. */
+  async #sinkReadyWithin(ms: number, signal: AbortSignal): Promise<boolean> {
+    const wait = new AbortController();
+    const onAbort = () => wait.abort(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    try {
+      return await Promise.race([
+        this.#o.sink.whenReady(wait.signal).then(() => true),
+        sleep(ms, wait.signal).then(() => false),
+      ]);
+    } finally {
+      signal.removeEventListener("abort", onAbort);
+      wait.abort();
+      signal.throwIfAborted();
     }
   }
 

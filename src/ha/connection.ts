@@ -100,12 +100,16 @@ export class HaConnection {
   whenReady(signal: AbortSignal): Promise<void> {
     if (this.#ready) return Promise.resolve();
     return new Promise((resolve, reject) => {
-      const onAbort = () => reject(signal.reason);
-      signal.addEventListener("abort", onAbort, { once: true });
-      this.#readyWaiters.push(() => {
+      const waiter = () => {
         signal.removeEventListener("abort", onAbort);
         resolve();
-      });
+      };
+      const onAbort = () => {
+        this.#readyWaiters = this.#readyWaiters.filter((w) => w !== waiter);
+        reject(signal.reason);
+      };
+      signal.addEventListener("abort", onAbort, { once: true });
+      this.#readyWaiters.push(waiter);
     });
   }
 
