@@ -5,12 +5,15 @@ import { Engine } from "./engine/engine.js";
 import { FanOutSink } from "./engine/fan-out-sink.js";
 import { RateBudget } from "./engine/rate-budget.js";
 import type { Sink } from "./engine/sink.js";
+import { sleep } from "./engine/sleep.js";
 import { HaSink } from "./ha/ha-sink.js";
 import { Heartbeat } from "./health/heartbeat.js";
 import type { Logger } from "./log/logger.js";
 import { cursorStoreOn } from "./store/cursor-store.js";
 import { DeliveredLog } from "./store/delivered-log.js";
-import { openStore, type Store } from "./store/index.js";
+import { openStore, type Store, StoreError } from "./store/index.js";
+
+const STORAGE_RETRY_MS = 5_000;
 
 export interface AppOptions {
   config: BridgeConfig;
@@ -32,6 +35,7 @@ export class App {
   #client: RewardFactsClient | undefined;
   #ha: HaSink | undefined;
   #engine: Engine | undefined;
+  readonly #abort = new AbortController();
 
   constructor(options: AppOptions) {
     this.#config = options.config;
@@ -43,8 +47,8 @@ export class App {
     const config = this.#config;
     const logger = this.#logger;
     const options = config.options;
-    this.#store = await openStore({ dataDir: config.dataDir, logger });
-    this.#delivered = DeliveredLog.open({ dataDir: config.dataDir, logger });
+    await this.#openStorage();
+    if (!this.#store || !this.#delivered) return;
     const budget = new RateBudget();
     this.#client = new RewardFactsClient({
       token: options.api_token,
@@ -92,8 +96,37 @@ export class App {
     );
   }
 
+  /**
+   * Opens the store and the delivered-events log. A data directory that refuses them is retried
+   * every few seconds rather than exiting: the add-on's watchdog would restart a crashed bridge
+   * into the same wall, and nothing is read from the API (so nothing is lost) until it works.
+   */
+  async #openStorage(): Promise<void> {
+    const { dataDir } = this.#config;
+    let reported = false;
+    while (!this.#abort.signal.aborted) {
+      try {
+        this.#store ??= await openStore({ dataDir, logger: this.#logger });
+        this.#delivered = DeliveredLog.open({ dataDir, logger: this.#logger });
+        if (reported) this.#logger.info({ dataDir }, "the data directory works now");
+        return;
+      } catch (error) {
+        if (!(error instanceof StoreError)) throw error;
+        if (!reported) {
+          this.#logger.error(
+            `cannot use the data directory (${error.message}); nothing is read from the API until it ` +
+              `can be written. Retrying every ${STORAGE_RETRY_MS / 1000} s.`,
+          );
+          reported = true;
+        }
+        await sleep(STORAGE_RETRY_MS, this.#abort.signal).catch(() => undefined);
+      }
+    }
+  }
+
   /** Stops in reverse order: no new request, the one in flight aborted, the store flushed. */
   async stop(): Promise<void> {
+    this.#abort.abort();
     await this.#engine?.stop();
     await this.#ha?.close();
     await this.#client?.close();

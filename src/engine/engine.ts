@@ -8,6 +8,7 @@ import {
 } from "../api/errors.js";
 import type { Today } from "../api/schemas.js";
 import type { Logger } from "../log/logger.js";
+import { StoreError } from "../store/errors.js";
 import type { ApiReader } from "./api-reader.js";
 import { cadenceFor, jittered } from "./cadence.js";
 import { filterChildren } from "./children.js";
@@ -76,6 +77,7 @@ export class Engine {
   readonly #o: Required<Omit<EngineOptions, "childrenFilter">> & { childrenFilter: readonly string[] };
   readonly #tracks = new Map<string, Track>();
   readonly #apiSpell = new FailureSpell();
+  readonly #storageSpell = new FailureSpell();
   readonly #abort = new AbortController();
   readonly #events: EventsJobContext;
   #discoveryDue = 0;
@@ -246,6 +248,7 @@ export class Engine {
         }
       }
       if (this.#apiSpell.succeed()) this.#o.logger.info("the API answers again");
+      if (this.#storageSpell.succeed()) this.#o.logger.info("the data directory can be written again");
       this.#lastError = null;
     } catch (error) {
       if (signal.aborted) throw error;
@@ -373,6 +376,13 @@ export class Engine {
     // A child's own condition (403, 409) is shown on its entities, not as the bridge's error.
     if (!(error instanceof ChildNotCoveredError || error instanceof RulesNotSyncedError)) {
       this.#lastError = error instanceof Error ? error.message : String(error);
+    }
+    if (error instanceof StoreError) {
+      // Nothing is lost: the cursor stays where it was, and a fact not recorded was not sent.
+      if (this.#storageSpell.fail(now)) {
+        this.#o.logger.error({ ...who, error: error.message }, "cannot write the data directory; facts wait");
+      }
+      return;
     }
     if (error instanceof TokenRejectedError) {
       if (!this.#tokenInvalid) {

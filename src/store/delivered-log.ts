@@ -2,6 +2,7 @@ import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from "node:fs
 import { join } from "node:path";
 import writeFileAtomic from "write-file-atomic";
 import type { Logger } from "../log/logger.js";
+import { StoreOpenError, StoreWriteError } from "./errors.js";
 
 export interface DeliveredLogOptions {
   dataDir: string;
@@ -35,12 +36,19 @@ export class DeliveredLog {
     this.#fd = fd;
   }
 
+  /** Opens (or creates) the log in `dataDir`; StoreOpenError when the directory refuses. */
   static open(options: DeliveredLogOptions): DeliveredLog {
-    mkdirSync(options.dataDir, { recursive: true });
     const path = join(options.dataDir, DELIVERED_LOG_FILE);
     const log = new DeliveredLog(path, options.perChild ?? 2_000, -1);
-    log.#load(options.logger);
-    log.#compact();
+    try {
+      mkdirSync(options.dataDir, { recursive: true });
+      log.#load(options.logger);
+      log.#compact();
+    } catch (error) {
+      throw new StoreOpenError("the delivered-events log cannot be opened", path, codeOf(error), {
+        cause: error,
+      });
+    }
     return log;
   }
 
@@ -66,9 +74,15 @@ export class DeliveredLog {
   }
 
   #append(line: string): void {
-    writeSync(this.#fd, line);
-    this.#lines++;
-    if (this.#lines > 4 * Math.max(this.#perChild, this.#retained())) this.#compact();
+    try {
+      writeSync(this.#fd, line);
+      this.#lines++;
+      if (this.#lines > 4 * Math.max(this.#perChild, this.#retained())) this.#compact();
+    } catch (error) {
+      throw new StoreWriteError("the delivered-events log cannot be written", this.#path, codeOf(error), {
+        cause: error,
+      });
+    }
   }
 
   #remember(childId: string, eventId: string): void {
@@ -123,4 +137,9 @@ export class DeliveredLog {
     this.#fd = openSync(this.#path, "a");
     this.#lines = this.#retained();
   }
+}
+
+function codeOf(error: unknown): string | undefined {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return typeof code === "string" ? code : undefined;
 }
