@@ -1,9 +1,10 @@
-import { mkdtemp, readFile } from "node:fs/promises";
+import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiSimulator } from "../../src/simulator/index.js";
 import { BridgeProcess } from "../support/bridge-process.js";
+import { eventLogConfig, loggedEventIds as readEventLog } from "../support/ha-event-log.js";
 import {
   type EventRecorder,
   type HomeAssistantInstance,
@@ -13,29 +14,13 @@ import {
 // Bridge + simulator + a real Home Assistant. Real time throughout: Home Assistant's clock
 // cannot be faked, so intervals are the shortest a user may set (events 10 s, today 15 s).
 
-const EVENT_LOG = "reward-events.log";
-const automations = `
-- id: on_reward_event
-  mode: queued
-  trigger: [{platform: event, event_type: reward_facts_event}]
-  action:
-    - service: notify.reward_log
-      data: {message: "{{ trigger.event.data.event_id }}"}
-    - service: input_boolean.turn_on
-      target: {entity_id: input_boolean.flag}
+const automations = `${eventLogConfig.automations}
 - id: at_session_end
   mode: queued
   trigger: [{platform: time, at: sensor.reward_facts_lea_session_ends_at}]
   action: [{event: session_end_seen, event_data: {entity_id: "{{ trigger.entity_id }}"}}]
 `;
-// The file notifier writes each event id the automation saw into the config dir: a record kept
-// by Home Assistant itself, across its restarts.
-const extraConfig = `
-notify:
-  - platform: file
-    name: reward_log
-    filename: ${EVENT_LOG}
-`;
+const { extraConfig } = eventLogConfig;
 
 let ha: HomeAssistantInstance;
 let sim: ApiSimulator;
@@ -59,11 +44,7 @@ const CHILD_KINDS = [
 ];
 const entitiesOf = (slug: string) => CHILD_KINDS.map((pattern) => pattern.replace("%", slug));
 
-async function loggedEventIds(): Promise<string[]> {
-  const text = await readFile(join(ha.configDir, EVENT_LOG), "utf8").catch(() => "");
-  // The notifier's first lines are a header; ids are the lines shaped like ids.
-  return text.split("\n").filter((line) => /^[0-9a-f-]{36}$/.test(line.trim()));
-}
+const loggedEventIds = () => readEventLog(ha);
 
 beforeAll(async () => {
   [ha, sim] = await Promise.all([
