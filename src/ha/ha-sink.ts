@@ -21,6 +21,7 @@ export interface HaSinkOptions {
   /** Standalone: check the token's user is an administrator. */
   requireAdmin: boolean;
   heartbeatMs?: number;
+  pongTimeoutMs?: number;
 }
 
 export const TOKEN_NOTIFICATION_ID = "reward_facts_token";
@@ -49,6 +50,7 @@ export class HaSink implements Sink {
       logger: options.logger,
       requireAdmin: options.requireAdmin,
       heartbeatMs: options.heartbeatMs ?? 30_000,
+      pongTimeoutMs: options.pongTimeoutMs ?? 10_000,
       onRunning: () => this.#republish(),
     });
   }

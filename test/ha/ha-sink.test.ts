@@ -157,6 +157,29 @@ describe("HaSink against a real Home Assistant", () => {
     }
   }, 120_000);
 
+  it("notices a Home Assistant that stops answering (no pong) and reconnects once it is back", async () => {
+    const watched = new HaSink({
+      url: ha.url,
+      token: ha.token,
+      logger: silentLogger(),
+      requireAdmin: true,
+      heartbeatMs: 500,
+      pongTimeoutMs: 1_000,
+    });
+    await watched.open();
+    await watched.whenReady(abort.signal);
+    ha.freeze(true);
+    try {
+      // The socket stays open while HA is frozen: only the missing pong can tell.
+      await ha.waitFor(() => (watched.ready ? undefined : true), { timeoutMs: 10_000, intervalMs: 100 });
+    } finally {
+      ha.freeze(false);
+    }
+    await watched.whenReady(abort.signal);
+    expect(watched.ready).toBe(true);
+    await watched.close();
+  }, 60_000);
+
   it("refuses a token Home Assistant does not know with a typed error", async () => {
     const stranger = new HaSink({
       url: ha.url,

@@ -105,6 +105,11 @@ export class HassProcess {
     return this.exited;
   }
 
+  /** SIGSTOP / SIGCONT: HA freezes with its sockets open, as a hung host would. */
+  freeze(frozen: boolean): void {
+    if (!this.#exit) killGroup(this.#group, frozen ? "SIGSTOP" : "SIGCONT");
+  }
+
   /** SIGKILL at once: a crash, as far as HA can tell. */
   async kill(): Promise<HassExit> {
     if (!this.#exit) killGroup(this.#group, "SIGKILL");

@@ -88,6 +88,10 @@ export class HomeAssistant implements HomeAssistantInstance {
     await this.#process?.kill();
   }
 
+  freeze(frozen: boolean): void {
+    this.#process?.freeze(frozen);
+  }
+
   restart(): Promise<void> {
     if (this.#stopping)
       return Promise.reject(new Error("Home Assistant was stopped for good; start a new one"));

@@ -40,6 +40,8 @@ export interface HomeAssistantInstance {
   restart(): Promise<void>;
   /** SIGKILLs HA, as a crash would; `restart()` brings it back. */
   kill(): Promise<void>;
+  /** Freezes HA (SIGSTOP) with its sockets open, or thaws it (SIGCONT): a half-open link. */
+  freeze(frozen: boolean): void;
   /** An authenticated REST call; the body is parsed as JSON when it is JSON. */
   api<T = unknown>(
     method: Dispatcher.HttpMethod,
