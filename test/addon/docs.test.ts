@@ -1,0 +1,165 @@
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import type { ApiEvent, ApiEventType, CalmDay, TodayPayload } from "../../src/api/schemas.js";
+import { apiEventTypes } from "../../src/api/schemas.js";
+import { environmentNames } from "../../src/config/load-config.js";
+import { optionsSchema } from "../../src/config/options-schema.js";
+import type { BridgeState } from "../../src/engine/sink.js";
+import { unavailableReasons } from "../../src/engine/unavailable-reasons.js";
+import {
+  type ChildIdentity,
+  childEntities,
+  childEntityId,
+  childEntityKinds,
+  STATUS_ENTITY_ID,
+  statusEntity,
+  unavailableChildEntities,
+} from "../../src/ha/entities.js";
+import { EVENT_TYPE, eventData } from "../../src/ha/event-data.js";
+import { TOKEN_NOTIFICATION_ID } from "../../src/ha/ha-sink.js";
+import { readText, repoRoot } from "./supervisor-rules.js";
+
+// DOCS.md against the code: every list here comes from the code, so a new option, entity,
+// attribute, event field or status shows up as a documentation gap.
+
+const docs = readText("addon/DOCS.md");
+const mentions = (name: string) => docs.includes(`\`${name}\``);
+
+/** Every status the status sensor can show; the type makes the record complete. */
+const statusStates: Record<BridgeState | "ha_degraded", true> = {
+  starting: true,
+  ok: true,
+  token_invalid: true,
+  rate_limited: true,
+  api_unreachable: true,
+  ha_degraded: true,
+};
+
+const child: ChildIdentity = { id: "7f3c2a10-0000-4000-8000-000000000001", firstName: "Léa", slug: "lea" };
+const myDay: TodayPayload = {
+  date: "2026-11-21",
+  isMyDay: true,
+  period: "school",
+  points: 7,
+  maxPoints: 12,
+  minutesUnlocked: 45,
+  minutesConsumed: 20,
+  minutesRemaining: 25,
+  consumableToday: true,
+  mandatoryOk: false,
+  perfect: false,
+  frozen: false,
+  joker: true,
+  nextTier: { pointsNeeded: 3, unitsGain: 15 },
+  behaviors: [{ id: "b1", label: "Homework", status: "validated", mandatory: true }],
+  session: { running: true, endsAt: "2026-11-21T17:30:00Z", minutes: 20 },
+  streakDays: 4,
+};
+const calmDay: CalmDay = { date: "2026-11-22", isMyDay: false };
+
+const common = { id: "e1", at: "2026-11-21T16:02:11Z", day: "2026-11-21", childId: child.id };
+const sampleEvents: Record<ApiEventType, ApiEvent> = {
+  behavior_validated: { ...common, type: "behavior_validated", behaviorId: "b1", label: "Homework" },
+  session_started: { ...common, type: "session_started", minutes: 20 },
+  menu_item_consumed: { ...common, type: "menu_item_consumed", menuItemId: "m1", label: "Film" },
+  cheer_sent: { ...common, type: "cheer_sent", cheer: "bravo" },
+};
+
+const yamlBlocks = [...docs.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1] as string);
+
+describe("DOCS.md", () => {
+  it.each(Object.keys(optionsSchema.shape))("documents the option %s and its environment variable", (key) => {
+    expect(mentions(key)).toBe(true);
+    expect(mentions(environmentNames[key as keyof typeof environmentNames])).toBe(true);
+  });
+
+  it("gives each option's default as the bridge has it", () => {
+    const defaults = optionsSchema.parse({ api_token: "rf_api_x", api_base_url: "https://a.example" });
+    for (const [key, value] of Object.entries(defaults)) {
+      if (key === "api_token" || key === "api_base_url") continue;
+      const row = docs.split("\n").find((line) => line.startsWith(`| \`${key}\` |`));
+      expect(row, key).toContain(`\`${JSON.stringify(value).replace(/^"|"$/g, "")}\``);
+    }
+  });
+
+  it.each(childEntityKinds)("documents the entity of kind %s", (kind) => {
+    expect(mentions(childEntityId("<child>", kind))).toBe(true);
+  });
+
+  it("documents the status sensor and every state it can show", () => {
+    expect(mentions(STATUS_ENTITY_ID)).toBe(true);
+    for (const state of Object.keys(statusStates)) expect(docs, state).toContain(`### \`${state}\``);
+  });
+
+  it("documents every attribute the entities carry", () => {
+    const states = [
+      ...childEntities(child, myDay),
+      ...childEntities(child, calmDay),
+      ...unavailableChildEntities(child, unavailableReasons.apiUnreachable),
+      statusEntity({
+        state: "ok",
+        requestsLastMinute: 3,
+        budgetPerMinute: 27,
+        demandPerMinute: 3,
+        stretch: 1,
+        children: [child],
+        rateLimitedCount: 0,
+        lastError: null,
+      }),
+    ];
+    const attributes = new Set(states.flatMap((state) => Object.keys(state.attributes)));
+    expect([...attributes].filter((name) => !mentions(name))).toEqual([]);
+  });
+
+  it("explains every reason an entity can be unavailable", () => {
+    for (const reason of Object.values(unavailableReasons)) expect(mentions(reason), reason).toBe(true);
+  });
+
+  it("documents the event, each of its types and each field of its data", () => {
+    expect(mentions(EVENT_TYPE)).toBe(true);
+    for (const type of apiEventTypes) {
+      expect(mentions(type), type).toBe(true);
+      const data = eventData(child, sampleEvents[type]);
+      for (const field of Object.keys(data)) expect(mentions(field), `${type}.${field}`).toBe(true);
+      // An example of each type's data, with every field.
+      const example = yamlBlocks
+        .map((block) => parse(block) as unknown)
+        .find((v) => (v as { type?: string })?.type === type);
+      expect(Object.keys(example ?? {}).sort(), type).toEqual(Object.keys(data).sort());
+    }
+  });
+
+  it("names the token notification", () => {
+    expect(mentions(TOKEN_NOTIFICATION_ID)).toBe(true);
+  });
+
+  it("shows YAML that parses", () => {
+    expect(yamlBlocks.length).toBeGreaterThan(5);
+    for (const block of yamlBlocks) expect(() => parse(block), block).not.toThrow();
+  });
+
+  it("turns the TV off with a time trigger at the session's end", () => {
+    const automations = yamlBlocks.map((block) => parse(block) as Record<string, unknown>);
+    const tvOff = automations.find((a) => JSON.stringify(a?.trigger ?? "").includes('"platform":"time"'));
+    expect(tvOff?.trigger).toEqual([{ platform: "time", at: childEntityId("lea", "session_ends_at") }]);
+    expect(tvOff?.condition).toContainEqual({
+      condition: "state",
+      entity_id: childEntityId("lea", "my_day"),
+      state: "on",
+    });
+  });
+
+  it("builds the dashboard from core cards only", () => {
+    const card = yamlBlocks
+      .map((block) => parse(block) as { type?: string; cards?: Array<{ type: string }> })
+      .find((value) => value?.type === "vertical-stack");
+    expect(card?.cards?.map((c) => c.type).sort()).toEqual(["entities", "gauge", "tile"]);
+  });
+
+  it("lists every blueprint", () => {
+    const blueprints = readdirSync(join(repoRoot, "addon/blueprints/automation/reward_facts"));
+    for (const file of blueprints) expect(mentions(file), file).toBe(true);
+  });
+});

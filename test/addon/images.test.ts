@@ -1,0 +1,52 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { crc32, inflateSync } from "node:zlib";
+import { describe, expect, it } from "vitest";
+import { repoRoot } from "./supervisor-rules.js";
+
+// The store shows icon.png (128×128) in lists and logo.png (about 250×100) on the add-on's page.
+// A file that only looks like a PNG shows as a broken image, so each one is decoded here.
+
+interface Png {
+  width: number;
+  height: number;
+  colourType: number;
+}
+
+function decodePng(path: string): Png {
+  const bytes = readFileSync(join(repoRoot, path));
+  expect(bytes.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+  const idat: Buffer[] = [];
+  let header: Png | undefined;
+  let offset = 8;
+  let ended = false;
+  while (offset < bytes.length) {
+    const length = bytes.readUInt32BE(offset);
+    const type = bytes.toString("latin1", offset + 4, offset + 8);
+    const data = bytes.subarray(offset + 8, offset + 8 + length);
+    expect(bytes.readUInt32BE(offset + 8 + length), `${type} CRC`).toBe(
+      crc32(bytes.subarray(offset + 4, offset + 8 + length)),
+    );
+    if (type === "IHDR")
+      header = { width: data.readUInt32BE(0), height: data.readUInt32BE(4), colourType: data[9] ?? -1 };
+    if (type === "IDAT") idat.push(data);
+    if (type === "IEND") ended = true;
+    offset += 12 + length;
+  }
+  expect(ended).toBe(true);
+  if (!header) throw new Error(`${path}: no IHDR`);
+  // 8-bit RGBA, one filter byte per row.
+  expect(header.colourType).toBe(6);
+  expect(inflateSync(Buffer.concat(idat)).length).toBe(header.height * (1 + header.width * 4));
+  return header;
+}
+
+describe("the add-on's images", () => {
+  it("has a 128×128 icon", () => {
+    expect(decodePng("addon/icon.png")).toMatchObject({ width: 128, height: 128 });
+  });
+
+  it("has a logo of about 250×100", () => {
+    expect(decodePng("addon/logo.png")).toMatchObject({ width: 250, height: 100 });
+  });
+});

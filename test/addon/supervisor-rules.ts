@@ -1,0 +1,208 @@
+// The Supervisor's rules for an add-on, written down here because a fresh clone has no Supervisor
+// and no linter to ask: from supervisor/apps/validate.py (formerly addons/validate.py) and
+// supervisor/apps/options.py, plus the add-on linter's own checks (defaults spelled out, obsolete
+// keys). Encoded as data so that each test reads as the rule it checks.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parse } from "yaml";
+
+export const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
+
+export const readText = (path: string) => readFileSync(join(repoRoot, path), "utf8");
+export const readYaml = (path: string) => parse(readText(path)) as unknown;
+
+export type Manifest = Record<string, unknown> & {
+  options: Record<string, unknown>;
+  schema: Record<string, unknown>;
+};
+
+export const readManifest = () => readYaml("config.yaml") as Manifest;
+export const packageVersion = () => (JSON.parse(readText("package.json")) as { version: string }).version;
+
+export const REQUIRED_KEYS = ["name", "version", "slug", "description", "arch"];
+/** RE_SLUG of the Supervisor. */
+export const SLUG = /^[-_.A-Za-z0-9]+$/;
+export const SUPPORTED_ARCHS = ["aarch64", "amd64"];
+/** Still accepted by the Supervisor, deprecated since Home Assistant 2025.12 (a linter warning). */
+export const DEPRECATED_ARCHS = ["armhf", "armv7", "i386"];
+/** The Supervisor's `docker_image` validator: a repository path, no tag, no digest. */
+export const IMAGE = /^([a-zA-Z\-.:\d{}]+\/)*?([-\w{}]+)\/([-\w{}]+)$/;
+
+/** Every optional key of the manifest with the default the Supervisor gives it when absent. */
+export const DEFAULTS: Record<string, unknown> = {
+  startup: "application",
+  boot: "auto",
+  init: true,
+  advanced: false,
+  stage: "stable",
+  ingress: false,
+  ingress_port: 8099,
+  ingress_stream: false,
+  panel_icon: "mdi:puzzle",
+  panel_admin: true,
+  host_network: false,
+  host_pid: false,
+  host_ipc: false,
+  host_uts: false,
+  host_dbus: false,
+  udev: false,
+  tmpfs: false,
+  map: [],
+  apparmor: true,
+  full_access: false,
+  audio: false,
+  video: false,
+  gpio: false,
+  usb: false,
+  uart: false,
+  devicetree: false,
+  kernel_modules: false,
+  realtime: false,
+  hassio_api: false,
+  hassio_role: "default",
+  homeassistant_api: false,
+  stdin: false,
+  legacy: false,
+  docker_api: false,
+  auth_api: false,
+  backup: "hot",
+  options: {},
+  schema: {},
+  ulimits: {},
+  timeout: 10,
+  journald: false,
+  breaking_versions: [],
+};
+
+/** Optional keys without a default. */
+const OPTIONAL_WITHOUT_DEFAULT = [
+  "machine",
+  "url",
+  "ports",
+  "ports_description",
+  "webui",
+  "ingress_entry",
+  "panel_title",
+  "homeassistant",
+  "devices",
+  "environment",
+  "privileged",
+  "services",
+  "discovery",
+  "backup_exclude",
+  "backup_pre",
+  "backup_post",
+  "restore_pre",
+  "restore_post",
+  "image",
+];
+
+/** The Supervisor drops unknown keys silently: a misspelt key would just not work. */
+export const KNOWN_KEYS = new Set([...REQUIRED_KEYS, ...Object.keys(DEFAULTS), ...OPTIONAL_WITHOUT_DEFAULT]);
+
+/** Keys the linter refuses: `watchdog` is replaced by the image's HEALTHCHECK. */
+export const OBSOLETE_KEYS = ["watchdog", "codenotary", "auto_uart", "snapshot", "snapshot_exclude"];
+
+/** RE_SCHEMA_ELEMENT of supervisor/apps/options.py, with its groups numbered. */
+export const OPTION_TYPE =
+  /^(?:(bool|email|url|port)|device(?:\(subsystem=[a-z]+\))?|(str|password|int)(?:\((\d+)?,(\d+)?\))?|float(?:\(([\d.]+)?,([\d.]+)?\))?|match\((.*)\)|list\((.+)\))(\?)?$/;
+
+export interface OptionType {
+  /** bool, email, url, port, str, password, int, float, match, list or device. */
+  base: string;
+  optional: boolean;
+  min?: number;
+  max?: number;
+  /** The values of list(a|b|c). */
+  values?: string[];
+  /** A list option: `[type]` in the schema. */
+  multiple: boolean;
+}
+
+/** Reads one schema value (`int(10,3600)?`, `["str?"]`), or undefined when the Supervisor would refuse it. */
+export function parseOptionType(schemaValue: unknown): OptionType | undefined {
+  if (Array.isArray(schemaValue)) {
+    if (schemaValue.length !== 1) return undefined;
+    const inner = parseOptionType(schemaValue[0]);
+    return inner && !inner.multiple ? { ...inner, multiple: true } : undefined;
+  }
+  if (typeof schemaValue !== "string") return undefined;
+  const m = OPTION_TYPE.exec(schemaValue);
+  if (!m) return undefined;
+  const number = (text: string | undefined) => (text === undefined ? undefined : Number(text));
+  const base =
+    m[1] ??
+    m[2] ??
+    (schemaValue.startsWith("float")
+      ? "float"
+      : schemaValue.startsWith("match")
+        ? "match"
+        : schemaValue.startsWith("list")
+          ? "list"
+          : "device");
+  const min = number(m[3] ?? m[5]);
+  const max = number(m[4] ?? m[6]);
+  return {
+    base,
+    optional: m[9] === "?",
+    ...(min === undefined ? {} : { min }),
+    ...(max === undefined ? {} : { max }),
+    ...(m[8] === undefined ? {} : { values: m[8].split("|") }),
+    multiple: false,
+  };
+}
+
+/**
+ * What the Supervisor does with the options before it writes /data/options.json (AddonOptions in
+ * supervisor/apps/options.py), for the types this add-on uses: unknown keys dropped, null refused as
+ * a missing option, each value checked and coerced, then every non-optional key required.
+ */
+export function validateLikeSupervisor(
+  schema: Record<string, unknown>,
+  options: Record<string, unknown>,
+): { options: Record<string, unknown> } | { error: string } {
+  const out: Record<string, unknown> = {};
+  const single = (type: OptionType, value: unknown, key: string): unknown => {
+    if (value === null || value === undefined) throw new Error(`Missing required option '${key}'`);
+    switch (type.base) {
+      case "str":
+      case "password":
+        return String(value);
+      case "int": {
+        const n = typeof value === "number" ? value : Number.parseInt(String(value), 10);
+        if (!Number.isInteger(n)) throw new Error(`expected int for '${key}'`);
+        if ((type.min !== undefined && n < type.min) || (type.max !== undefined && n > type.max))
+          throw new Error(`value must be within range for '${key}'`);
+        return n;
+      }
+      case "url":
+        if (!/^[a-z][a-z0-9+.-]*:\/\/[^/\s]+/i.test(String(value)))
+          throw new Error(`expected a URL for '${key}'`);
+        return value;
+      case "list":
+        if (!type.values?.includes(String(value)))
+          throw new Error(`value must be one of ${type.values} for '${key}'`);
+        return String(value);
+      default:
+        throw new Error(`type ${type.base} of '${key}' is not modelled here`);
+    }
+  };
+  try {
+    for (const [key, value] of Object.entries(options)) {
+      const type = parseOptionType(schema[key]);
+      if (!type) continue;
+      if (type.multiple) {
+        if (!Array.isArray(value)) throw new Error(`Invalid list for option '${key}'`);
+        out[key] = value.map((element) => single(type, element, key));
+      } else out[key] = single(type, value, key);
+    }
+    for (const key of Object.keys(schema)) {
+      if (!(key in out) && !parseOptionType(schema[key])?.optional)
+        throw new Error(`Missing option '${key}' in root`);
+    }
+  } catch (error) {
+    return { error: (error as Error).message };
+  }
+  return { options: out };
+}
