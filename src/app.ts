@@ -47,7 +47,8 @@ export class App {
     const config = this.#config;
     const logger = this.#logger;
     const options = config.options;
-    await this.#openStorage();
+    const heartbeat = new Heartbeat(config.heartbeatFile);
+    await this.#openStorage(heartbeat);
     if (!this.#store || !this.#delivered) return;
     const budget = new RateBudget();
     this.#client = new RewardFactsClient({
@@ -66,7 +67,6 @@ export class App {
         requireAdmin: config.homeAssistant.kind === "standalone",
       });
       logger.info({ url: config.homeAssistant.url }, "connecting to Home Assistant");
-      await this.#ha.open();
       sinks.push(this.#ha);
     }
     if (this.#extraSink) sinks.push(this.#extraSink);
@@ -75,7 +75,6 @@ export class App {
       sinks.push(new ConsoleSink((line) => logger.info(line)));
     }
     const ha = this.#ha;
-    const heartbeat = new Heartbeat(config.heartbeatFile);
     this.#engine = new Engine({
       reader: this.#client,
       budget,
@@ -90,6 +89,9 @@ export class App {
       onTurn: () => heartbeat.beat(),
     });
     this.#engine.start();
+    // The engine waits for Home Assistant by itself (and keeps the heartbeat fresh meanwhile,
+    // however long Core takes to come up); a refused token still ends start-up with its error.
+    await this.#ha?.open();
     logger.info(
       { events: options.events_interval_seconds, today: options.today_interval_seconds },
       "polling the Reward Facts API",
@@ -101,10 +103,11 @@ export class App {
    * every few seconds rather than exiting: the add-on's watchdog would restart a crashed bridge
    * into the same wall, and nothing is read from the API (so nothing is lost) until it works.
    */
-  async #openStorage(): Promise<void> {
+  async #openStorage(heartbeat: Heartbeat): Promise<void> {
     const { dataDir } = this.#config;
     let reported = false;
     while (!this.#abort.signal.aborted) {
+      heartbeat.beat();
       try {
         this.#store ??= await openStore({ dataDir, logger: this.#logger });
         this.#delivered = DeliveredLog.open({ dataDir, logger: this.#logger });
