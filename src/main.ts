@@ -25,7 +25,8 @@ async function main(): Promise<number> {
   const app = new App({ config, logger });
 
   const stopRequested = new Promise<string>((resolve) => {
-    for (const signal of ["SIGTERM", "SIGINT"] as const) process.once(signal, () => resolve(signal));
+    // `on`, not `once`: under npm a Ctrl-C arrives twice, and a second default handler would exit 130.
+    for (const signal of ["SIGTERM", "SIGINT"] as const) process.on(signal, () => resolve(signal));
   });
   try {
     await Promise.race([app.start(), stopRequested]);

@@ -1,0 +1,44 @@
+import { join } from "node:path";
+import { type BridgeConfig, loadConfig } from "../config/load-config.js";
+
+export interface DemoConfigInput {
+  /** The user's environment: only HA_URL, HA_TOKEN and REWARD_FACTS_LOG_LEVEL are read from it. */
+  env: NodeJS.ProcessEnv;
+  apiBaseUrl: string;
+  apiToken: string;
+  dataDir: string;
+  timeZone: string;
+}
+
+/**
+ * Polling intervals of the demo: today as often as the options allow (one reading every 15
+ * simulated minutes at 60×), events a little less often than allowed so that the three demo
+ * children fit the engine's budget on cadence: 3 × (5 + 4) requests a minute plus discovery is
+ * 27.1, under the API's 30 less the engine's margin of 2. At 10 s the engine would stretch every
+ * interval by ×1.07 and warn about it, which on a first run reads as something gone wrong.
+ */
+export const DEMO_EVENTS_INTERVAL_SECONDS = 12;
+export const DEMO_TODAY_INTERVAL_SECONDS = 15;
+
+/**
+ * The bridge's configuration for the demo, built by the same loader as a real one from an
+ * environment made here: the same validation, defaults and "NAME: problem" errors. Nothing else
+ * of the user's environment leaks in (a real REWARD_FACTS_DATA_DIR or token, SUPERVISOR_TOKEN).
+ * Logs default to warnings: the screen belongs to the view.
+ */
+export function demoConfig(input: DemoConfigInput): BridgeConfig {
+  const { env } = input;
+  return loadConfig({
+    REWARD_FACTS_API_TOKEN: input.apiToken,
+    REWARD_FACTS_API_BASE_URL: input.apiBaseUrl,
+    REWARD_FACTS_EVENTS_INTERVAL_SECONDS: String(DEMO_EVENTS_INTERVAL_SECONDS),
+    REWARD_FACTS_TODAY_INTERVAL_SECONDS: String(DEMO_TODAY_INTERVAL_SECONDS),
+    REWARD_FACTS_LOG_LEVEL: env.REWARD_FACTS_LOG_LEVEL || "warning",
+    REWARD_FACTS_DATA_DIR: input.dataDir,
+    // Beside the store, not /tmp's: a real bridge on this machine keeps its own heartbeat.
+    REWARD_FACTS_HEARTBEAT_FILE: join(input.dataDir, "heartbeat"),
+    TZ: input.timeZone,
+    HA_URL: env.HA_URL,
+    HA_TOKEN: env.HA_TOKEN,
+  });
+}

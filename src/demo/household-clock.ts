@@ -1,0 +1,49 @@
+import { ScaledClock } from "../simulator/index.js";
+import { localDateOf, offsetMsAt } from "../simulator/zoned-time.js";
+import type { TimeOfDay } from "./demo-args.js";
+
+/**
+ * The household lives in the user's own zone, so that "16:42" on screen reads as a local time and
+ * the bridge, which takes the start of the day in the process's zone, agrees with the simulator
+ * on when a day begins.
+ */
+export function householdTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+}
+
+/** The instant at which today's (in `timeZone`, as of `now`) local clock reads `time`. */
+export function todayAt(time: TimeOfDay, timeZone: string, now: number): number {
+  const [year, month, day] = localDateOf(now, timeZone).split("-").map(Number) as [number, number, number];
+  const wallAsUtc = Date.UTC(year, month - 1, day, time.hour, time.minute);
+  // The offset of the instant sought, not of now: they differ on the days the clocks change.
+  const guess = wallAsUtc - offsetMsAt(wallAsUtc, timeZone);
+  return wallAsUtc - offsetMsAt(guess, timeZone);
+}
+
+/**
+ * The simulated household's clock: today at `start`, running `speed` times faster than real time.
+ *
+ * Why 60× from 16:00 by default: the demo household records about six facts a child a day, most
+ * of them between 07:00 and 21:00. At one simulated hour per real minute the after-school evening
+ * (sessions from 16:30, the last cheers by 21:00) plays out in five minutes, and the morning's
+ * facts are already in the journal, so the first poll fills the screen. Faster would not be
+ * coherent: a 10–30 minute session lasts 10–30 s here, just long enough for the bridge's today
+ * readings (every 15 s, and right after each new fact) to see it run and its minutes go down;
+ * at 120× most sessions would come and go between two readings.
+ *
+ * The date stays the real one: the bridge starts reading a journal from the start of the real
+ * day (its own clock), so an earlier simulated date would show nothing until the simulated clock
+ * reached today, and a later one would replay the days between. From there the simulated clock
+ * runs ahead of the bridge's (run in the evening, it starts behind and overtakes it within
+ * minutes). The bridge copes: it compares nothing of the API's times with its own clock but a
+ * session's end, to read today again right after it, and an end it thinks far off only means
+ * that reading comes at the usual cadence. What follows for the user: times on screen are the
+ * household's (the view draws with the simulated clock and says so), a session can end between
+ * two readings (the view then says "ended"), and at 60× the household's day ends every 24 real
+ * minutes, when the shared-custody child changes household. In Home Assistant the same times are simulated ones,
+ * ahead of its clock. The simulator's own rate limit counts by its clock too, so it is `speed`
+ * times looser here: the bridge's budget, kept in real time, is the one the view shows at work.
+ */
+export function householdClock(speed: number, start: TimeOfDay, timeZone: string): ScaledClock {
+  return new ScaledClock({ speed, start: todayAt(start, timeZone, Date.now()) });
+}
