@@ -71,7 +71,13 @@ export class FactWriter {
     return timing.at === undefined ? this.#clock.now() : toEpochMs(timing.at);
   }
 
+  /**
+   * Ids grow with each fact added (a counter in the first 8 hex digits, like time-ordered UUIDs):
+   * a fact added within the millisecond of a page already served sorts after that page's
+   * cursor, as the spec promises ("only newer events"), instead of behind it for ever.
+   */
   #nextId(): string {
-    return uuidFrom(this.#seed, "added", this.#count++);
+    const count = this.#count++;
+    return `${count.toString(16).padStart(8, "0")}${uuidFrom(this.#seed, "added", count).slice(8)}`;
   }
 }
