@@ -75,9 +75,11 @@ export class DeliveredLog {
 
   #append(line: string): void {
     try {
+      // Compact before the line, never after: the claim must be the last write before the
+      // delivery that follows it, with no fsync-long compaction in between.
+      if (this.#lines >= 4 * Math.max(this.#perChild, this.#retained())) this.#compact();
       writeSync(this.#fd, line);
       this.#lines++;
-      if (this.#lines > 4 * Math.max(this.#perChild, this.#retained())) this.#compact();
     } catch (error) {
       throw new StoreWriteError("the delivered-events log cannot be written", this.#path, codeOf(error), {
         cause: error,
