@@ -13,4 +13,6 @@ export interface ServedRequest {
   path: string;
   status: number;
   fault?: FaultKind;
+  /** The User-Agent header, when the request carried one (tells clients sharing a token apart). */
+  userAgent?: string;
 }

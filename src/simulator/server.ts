@@ -84,6 +84,7 @@ function serve(
     path: call.path,
     status: fault ? faultStatus(fault, call.response) : call.response.status,
     ...(fault ? { fault: fault.kind } : {}),
+    ...(req.headers["user-agent"] ? { userAgent: req.headers["user-agent"] } : {}),
   });
   if (!fault) {
     sendJson(res, call.response);

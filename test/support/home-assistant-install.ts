@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
@@ -16,6 +17,8 @@ export const HOME_ASSISTANT_VERSION = "2024.3.3";
  * - SQLAlchemy, fnv-hash-fast: analytics (an onboarding dependency) imports the recorder.
  * - Pillow: image_upload; securetar: backup; psutil-home-assistant: hardware (default integrations).
  * - pyotp, PyQRCode: the auth multi-factor modules.
+ * - jsonpath, xmltodict: rest (the RESTful sensors the benchmark runs beside the bridge), at the
+ *   versions of its manifest.
  */
 const extraRequirements = [
   "home-assistant-frontend==20240307.0",
@@ -27,6 +30,8 @@ const extraRequirements = [
   "psutil-home-assistant==0.0.1",
   "pyotp==2.8.0",
   "PyQRCode==1.2.1",
+  "jsonpath==0.82.2",
+  "xmltodict==0.13.0",
 ];
 
 /*
@@ -40,7 +45,8 @@ const extraConstraints = ["josepy==1.14.0"];
 const importCheck = [
   "import importlib, hass_nabucasa, pyotp, pyqrcode",
   "for name in ['frontend', 'onboarding', 'analytics', 'file_upload', 'recorder', 'http', 'api',",
-  "             'websocket_api', 'automation', 'input_boolean', 'backup', 'hardware', 'image_upload']:",
+  "             'websocket_api', 'automation', 'input_boolean', 'backup', 'hardware', 'image_upload',",
+  "             'rest', 'rest.sensor', 'notify', 'file.notify']:",
   "    importlib.import_module('homeassistant.components.' + name)",
 ].join("\n");
 
@@ -77,12 +83,20 @@ export function ensureHomeAssistant(): Promise<HomeAssistantInstall> {
   return pending;
 }
 
-/** `$REWARD_FACTS_HA_CACHE`, else the XDG cache: outside the repo, so clones and CI caches share it. */
+/**
+ * `$REWARD_FACTS_HA_CACHE`, else the XDG cache: outside the repo, so clones and CI caches share it.
+ * One folder per set of pins: checkouts with different pins (an older clone beside a newer one) each
+ * keep their own install instead of removing each other's venv under a running Home Assistant.
+ */
 export function homeAssistantCacheDir(): string {
   const root =
     process.env.REWARD_FACTS_HA_CACHE ||
     join(process.env.XDG_CACHE_HOME || join(homedir(), ".cache"), "reward-facts-bridge");
-  return join(root, `homeassistant-${HOME_ASSISTANT_VERSION}`);
+  const pins = createHash("sha256")
+    .update(JSON.stringify([requirements(), extraConstraints]))
+    .digest("hex")
+    .slice(0, 8);
+  return join(root, `homeassistant-${HOME_ASSISTANT_VERSION}-${pins}`);
 }
 
 function requirements(): string[] {
