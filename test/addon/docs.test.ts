@@ -2,7 +2,7 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import type { ApiEvent, ApiEventType, CalmDay, TodayPayload } from "../../src/api/schemas.js";
+import type { ApiEvent, ApiEventType } from "../../src/api/schemas.js";
 import { apiEventTypes } from "../../src/api/schemas.js";
 import { environmentNames } from "../../src/config/load-config.js";
 import { optionsSchema } from "../../src/config/options-schema.js";
@@ -19,6 +19,7 @@ import {
 } from "../../src/ha/entities.js";
 import { EVENT_TYPE, eventData } from "../../src/ha/event-data.js";
 import { TOKEN_NOTIFICATION_ID } from "../../src/ha/ha-sink.js";
+import { sampleCalmDay, sampleToday } from "../support/facts.js";
 import { readText, repoRoot } from "./supervisor-rules.js";
 
 // DOCS.md against the code: every list here comes from the code, so a new option, entity,
@@ -38,26 +39,8 @@ const statusStates: Record<BridgeState | "ha_degraded", true> = {
 };
 
 const child: ChildIdentity = { id: "7f3c2a10-0000-4000-8000-000000000001", firstName: "Léa", slug: "lea" };
-const myDay: TodayPayload = {
-  date: "2026-11-21",
-  isMyDay: true,
-  period: "school",
-  points: 7,
-  maxPoints: 12,
-  minutesUnlocked: 45,
-  minutesConsumed: 20,
-  minutesRemaining: 25,
-  consumableToday: true,
-  mandatoryOk: false,
-  perfect: false,
-  frozen: false,
-  joker: true,
-  nextTier: { pointsNeeded: 3, unitsGain: 15 },
-  behaviors: [{ id: "b1", label: "Homework", status: "validated", mandatory: true }],
-  session: { running: true, endsAt: "2026-11-21T17:30:00Z", minutes: 20 },
-  streakDays: 4,
-};
-const calmDay: CalmDay = { date: "2026-11-22", isMyDay: false };
+const myDay = sampleToday;
+const calmDay = sampleCalmDay;
 
 const common = { id: "e1", at: "2026-11-21T16:02:11Z", day: "2026-11-21", childId: child.id };
 const sampleEvents: Record<ApiEventType, ApiEvent> = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ApiEvent, CalmDay, TodayPayload } from "../../src/api/schemas.js";
+import type { ApiEvent } from "../../src/api/schemas.js";
 import {
   type ChildIdentity,
   childEntities,
@@ -9,32 +9,11 @@ import {
 } from "../../src/ha/entities.js";
 import { eventData } from "../../src/ha/event-data.js";
 import { foldToSlug, slugsFor } from "../../src/ha/slugs.js";
+import { sampleCalmDay, sampleToday } from "../support/facts.js";
 
 const lea: ChildIdentity = { id: "7f3c2a10-0000-4000-8000-000000000001", firstName: "Léa", slug: "lea" };
 
-const today: TodayPayload = {
-  date: "2026-11-21",
-  isMyDay: true,
-  period: "weekend",
-  points: 7,
-  maxPoints: 12,
-  minutesUnlocked: 45,
-  minutesConsumed: 20,
-  minutesRemaining: 25,
-  consumableToday: true,
-  mandatoryOk: false,
-  perfect: false,
-  frozen: false,
-  joker: true,
-  nextTier: { pointsNeeded: 3, unitsGain: 15 },
-  behaviors: [
-    { id: "b1", label: "Make the bed", status: "validated", mandatory: true },
-    { id: "b2", label: "Homework", status: "declared", mandatory: true },
-    { id: "b3", label: "Set the table", status: "todo", mandatory: false },
-  ],
-  session: { running: true, endsAt: "2026-11-21T17:30:00.000Z", minutes: 20 },
-  streakDays: 4,
-};
+const today = sampleToday;
 
 const byId = (states: ReturnType<typeof childEntities>) => new Map(states.map((s) => [s.entityId, s]));
 
@@ -151,7 +130,7 @@ describe("childEntities on the household's day", () => {
 });
 
 describe("childEntities on the other household's day", () => {
-  const calm: CalmDay = { date: "2026-11-22", isMyDay: false };
+  const calm = sampleCalmDay;
   const states = byId(childEntities(lea, calm));
 
   it("says 0 minutes remaining, my_day off and period unknown", () => {
