@@ -1,0 +1,60 @@
+import { parseArgs } from "node:util";
+
+export const sectionIds = ["budget", "catchup", "cost", "side-by-side"] as const;
+export type SectionId = (typeof sectionIds)[number];
+
+export interface BenchArgs {
+  sections: readonly SectionId[];
+  quick: boolean;
+  /** Where the markdown goes; undefined: results.md for a full run, a temp file otherwise. */
+  out: string | undefined;
+  help: boolean;
+}
+
+export const benchUsage = `Usage: npm run bench -- [--only ${sectionIds.join(",")}] [--quick] [--out FILE]
+
+  --only LIST  run these sections only (comma-separated; default: all)
+  --quick      fewer children counts and hours, short real-time runs (for iterating, not for the README)
+  --out FILE   write the markdown there; by default a full run writes test/bench/results.md (and the
+               README block between <!-- bench:start --> and <!-- bench:end -->), a partial or quick
+               run a file in the temp dir`;
+
+export class BenchUsageError extends Error {
+  override name = "BenchUsageError";
+}
+
+export function parseBenchArgs(argv: readonly string[]): BenchArgs {
+  let values: { only?: string; quick?: boolean; out?: string; help?: boolean };
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      options: {
+        only: { type: "string" },
+        quick: { type: "boolean" },
+        out: { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    throw new BenchUsageError(error instanceof Error ? error.message : String(error));
+  }
+  const wanted = values.only
+    ?.split(",")
+    .map((s) => s.trim())
+    .filter(Boolean) ?? [...sectionIds];
+  const unknown = wanted.filter((id) => !(sectionIds as readonly string[]).includes(id));
+  if (unknown.length > 0) throw new BenchUsageError(`unknown section(s): ${unknown.join(", ")}`);
+  return {
+    sections: sectionIds.filter((id) => wanted.includes(id)),
+    quick: values.quick ?? false,
+    out: values.out,
+    help: values.help ?? false,
+  };
+}
+
+/** A full run: every section, not quick. Only such a run updates the committed results. */
+export function isFullRun(args: BenchArgs): boolean {
+  return !args.quick && args.sections.length === sectionIds.length;
+}

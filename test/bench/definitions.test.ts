@@ -1,0 +1,120 @@
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { idealBudget } from "./budget/ideal.js";
+import { measureBudget, todayAge } from "./budget/measure.js";
+import { bestTimeFor, minimumPages } from "./catchup/section.js";
+import { BenchUsageError, isFullRun, parseBenchArgs } from "./cli-args.js";
+import { markdownTable } from "./report/markdown.js";
+import { replaceReadmeBlock } from "./report/readme.js";
+import { clientOf } from "./side-by-side/measure.js";
+import { maxInAnyWindow, percentile } from "./stats.js";
+
+// The benchmarks' definitions, checked on hand-made figures (no timing here: `npm run bench` measures).
+
+describe("best the budget allows", () => {
+  it("keeps the nominal intervals while 3 a minute per child fit in 30, stretches both beyond", () => {
+    expect(idealBudget(9)).toMatchObject({
+      stretch: 1,
+      perMinute: 27,
+      eventDelayMean: 15_000,
+      todayAgeMean: 30_000,
+    });
+    expect(idealBudget(20)).toMatchObject({ stretch: 2, perMinute: 30, eventsIntervalMs: 60_000 });
+    expect(idealBudget(30).eventDelayP95).toBeCloseTo(85_500);
+  });
+
+  it("takes the earlier of the next events poll and the next today read for a fact's way into today", () => {
+    // min(U[0,30], U[0,60]): mean 12.5 s, p95 27.25 s.
+    expect(idealBudget(1).todayLagMean).toBeCloseTo(12_500);
+    expect(idealBudget(1).todayLagP95).toBeCloseTo(27_252, -1);
+  });
+});
+
+describe("budget measures", () => {
+  it("counts requests by sliding minute and times facts to their delivery and to the next today", () => {
+    const m = measureBudget({
+      start: 0,
+      end: 120_000,
+      requests: [0, 10_000, 59_999, 60_000, 61_000].map((at) => ({ at, status: at === 61_000 ? 429 : 200 })),
+      facts: [
+        { childId: "a", id: "f1", recordedAt: 5_000 },
+        { childId: "a", id: "f2", recordedAt: 50_000 },
+        { childId: "b", id: "f3", recordedAt: 70_000 },
+      ],
+      deliveredAt: new Map([
+        ["f1", 10_000],
+        ["f2", 70_000],
+      ]),
+      todays: [
+        { childId: "a", at: 0 },
+        { childId: "a", at: 20_000 },
+        { childId: "a", at: 60_000 },
+      ],
+    });
+    expect(m).toMatchObject({ requests: 5, perMinuteMax: 4, rateLimited: 1, facts: 3, undelivered: 1 });
+    expect(m.eventDelay.mean).toBe(12_500);
+    // f1 → today at 20 s, f2 → at 60 s; child b has no today at all.
+    expect(m.todayLag).toMatchObject({ n: 2, mean: 12_500 });
+  });
+
+  it("averages the age of the today reading over time", () => {
+    // Readings every 60 s: age runs 0..60 s, mean 30 s, older than 57 s 5 % of the time.
+    const age = todayAge(new Map([["a", [0, 60_000, 120_000]]]), 180_000);
+    expect(age.mean).toBeCloseTo(30_000);
+    expect(age.p95).toBeCloseTo(57_000, -2);
+  });
+});
+
+describe("catch-up minimum", () => {
+  it("reads full pages then one short or empty page per child, at 30 a minute", () => {
+    expect(minimumPages([3334, 3333, 3333])).toBe(102);
+    expect(minimumPages([200])).toBe(3);
+    expect(bestTimeFor(30)).toBe(0);
+    expect(bestTimeFor(31)).toBe(60_000);
+  });
+});
+
+describe("helpers", () => {
+  it("takes nearest-rank percentiles and counts a sliding window half-open", () => {
+    expect(percentile([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 95)).toBe(10);
+    expect(percentile([5, 1, 3], 50)).toBe(3);
+    expect(maxInAnyWindow([0, 59_999, 60_000])).toBe(2);
+  });
+
+  it("tells Home Assistant's requests from the bridge's by User-Agent", () => {
+    expect(clientOf("HomeAssistant/2024.3.3 httpx/0.27.0 Python/3.11")).toBe("rest");
+    expect(clientOf(undefined)).toBe("bridge");
+  });
+
+  it("writes markdown tables with escaped pipes and right-aligned numbers", () => {
+    expect(markdownTable({ columns: ["", "n"], rows: [["a|b", "1"]], numeric: true })).toBe(
+      "|  | n |\n| --- | ---: |\n| a\\|b | 1 |",
+    );
+  });
+
+  it("replaces only what lies between the README markers, and leaves a README without them alone", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "rf-bench-readme-"));
+    const withMarkers = join(dir, "with.md");
+    await writeFile(withMarkers, "# T\n<!-- bench:start -->\nold\n<!-- bench:end -->\nafter\n");
+    expect(await replaceReadmeBlock(withMarkers, "new table")).toBe(true);
+    expect(await readFile(withMarkers, "utf8")).toBe(
+      "# T\n<!-- bench:start -->\nnew table\n<!-- bench:end -->\nafter\n",
+    );
+    const without = join(dir, "without.md");
+    await writeFile(without, "# T\n");
+    expect(await replaceReadmeBlock(without, "new table")).toBe(false);
+    expect(await readFile(without, "utf8")).toBe("# T\n");
+  });
+
+  it("parses --only and --quick; only a full run writes the committed results", () => {
+    expect(isFullRun(parseBenchArgs([]))).toBe(true);
+    expect(parseBenchArgs(["--only", "budget,catchup", "--quick"])).toMatchObject({
+      sections: ["budget", "catchup"],
+      quick: true,
+    });
+    expect(isFullRun(parseBenchArgs(["--only", "cost"]))).toBe(false);
+    expect(() => parseBenchArgs(["--only", "speed"])).toThrow(BenchUsageError);
+  });
+});

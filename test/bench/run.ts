@@ -1,0 +1,77 @@
+// `npm run bench`: every benchmark, printed as tables and written as markdown (see cli-args.ts).
+import { mkdir, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join, relative } from "node:path";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+import { BenchUsageError, benchUsage, isFullRun, parseBenchArgs } from "./cli-args.js";
+import { costSection } from "./cost/section.js";
+import { type RunInfo, readmeBlock, resultsDocument } from "./report/document.js";
+import { describeMachine } from "./report/machine.js";
+import { replaceReadmeBlock } from "./report/readme.js";
+import type { Section } from "./report/section.js";
+import { terminalSection } from "./report/terminal.js";
+import { sideBySideSection } from "./side-by-side/section.js";
+import { virtualSections } from "./virtual/sections.js";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+
+async function main(argv: readonly string[]): Promise<number> {
+  let args: ReturnType<typeof parseBenchArgs>;
+  try {
+    args = parseBenchArgs(argv);
+  } catch (error) {
+    if (!(error instanceof BenchUsageError)) throw error;
+    process.stderr.write(`${error.message}\n\n${benchUsage}\n`);
+    return 2;
+  }
+  if (args.help) {
+    process.stdout.write(`${benchUsage}\n`);
+    return 0;
+  }
+  const started = performance.now();
+  const date = new Date();
+  const has = (id: (typeof args.sections)[number]) => args.sections.includes(id);
+  const sections: Section[] = [];
+  const show = (added: readonly Section[]) => {
+    for (const section of added) process.stdout.write(`${terminalSection(section)}\n`);
+    sections.push(...added);
+  };
+
+  show(await virtualSections({ budget: has("budget"), catchup: has("catchup"), quick: args.quick }));
+  if (has("cost")) show([await costSection(args.quick)]);
+  if (has("side-by-side")) show([await sideBySideSection(args.quick)]);
+
+  const info: RunInfo = {
+    date,
+    machine: await describeMachine(),
+    command: `npm run bench${argv.length > 0 ? ` -- ${argv.join(" ")}` : ""}`,
+    elapsedMs: performance.now() - started,
+  };
+  const full = isFullRun(args);
+  const out =
+    args.out ?? (full ? join(root, "test/bench/results.md") : join(tmpdir(), "reward-facts-bench.md"));
+  await mkdir(dirname(out), { recursive: true });
+  await writeFile(out, resultsDocument(info, sections));
+  process.stdout.write(`\nMarkdown written to ${out}\n`);
+  if (full) {
+    const block = readmeBlock(info, sections, relative(root, out));
+    const replaced = await replaceReadmeBlock(join(root, "README.md"), block);
+    process.stdout.write(
+      replaced
+        ? "README.md: the block between the bench markers now shows this run.\n"
+        : "README.md has no <!-- bench:start --> / <!-- bench:end --> markers: left as it is.\n",
+    );
+  }
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(
+      `bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
+    process.exit(1);
+  },
+);

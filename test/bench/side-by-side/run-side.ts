@@ -1,0 +1,203 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { ApiSimulator, type ServedRequest } from "../../../src/simulator/index.js";
+import { type HomeAssistantInstance, startHomeAssistant, waitFor } from "../../support/home-assistant.js";
+import { type RunningBridge, startBridge } from "../real/bridge.js";
+import { stateChange } from "../real/ha-states.js";
+import { type SideHousehold, sideHousehold } from "./household.js";
+import type { SideBySideParams, SideBySideRun } from "./params.js";
+import { BRIDGE_LOG, REST_LOG, restEntities, userConfig } from "./rest-config.js";
+
+export interface LoggedLine {
+  at: number;
+  message: string;
+}
+
+export interface SideObservation {
+  run: SideBySideRun;
+  household: { ordinary: string; calm: string; unsynced: string; slugs: Record<string, string> };
+  followed: string[];
+  /** The window facts are produced in, and the end of the drain after it. */
+  window: { start: number; end: number; drainEnd: number };
+  requests: ServedRequest[];
+  /** Facts the bench recorded for Léa during the window, with her points right after each. */
+  produced: Array<{ id: string; recordedAt: number; points: number }>;
+  /** Every journal fact of the followed children recorded by the end. */
+  journal: Array<{ childId: string; id: string; recordedAt: number }>;
+  stateChanges: Array<{ entityId: string; state: string | null; at: number }>;
+  fired: Array<{ id: string; at: number }>;
+  /** Lines each automation's file notifier wrote. */
+  logged: { bridge: LoggedLine[]; rest: LoggedLine[] };
+  /** States at the end of the run, for the CalmDay and 409 children of both clients. */
+  snapshot: Record<string, { state: string; attributes: Record<string, unknown> } | null>;
+  /** What Home Assistant's log says about each client's entities. */
+  haLog: HaLogSummary;
+}
+
+/** One household, one Home Assistant with the user's `rest` sensors, the bridge beside them. */
+export async function runSideBySide(params: SideBySideParams, run: SideBySideRun): Promise<SideObservation> {
+  const sim = await ApiSimulator.start({ activity: { historyDays: 1, factsPerHour: 0 } });
+  let ha: HomeAssistantInstance | undefined;
+  let bridge: RunningBridge | undefined;
+  try {
+    const household = sideHousehold(sim, run.children);
+    const config = userConfig({
+      household,
+      baseUrl: sim.url,
+      token: sim.tokens.household,
+      scanSeconds: params.restScanSeconds,
+    });
+    ha = await startHomeAssistant(config);
+    const states = await ha.subscribeEvents("state_changed");
+    const fired = await ha.subscribeEvents("reward_facts_event");
+    bridge = await startBridge(sim, ha, {
+      REWARD_FACTS_CHILDREN: household.children.map((c) => c.id).join(","),
+    });
+    const slug = (id: string) => household.slugs.get(id) ?? id;
+    const lea = slug(household.ordinary.id);
+    const instance = ha;
+    await waitFor(
+      async () =>
+        (await instance.getState("sensor.reward_facts_status"))?.state === "ok" &&
+        (await instance.getState(restEntities(lea).lastEvent)) !== null,
+      { timeoutMs: 120_000, description: "both clients publishing" },
+    );
+    // The bridge starts without a cursor: it first delivers the day's facts so far. The window
+    // begins once that catch-up is over, so that it measures the steady state of both clients.
+    const day = sim.today(household.ordinary.id).date;
+    await waitFor(
+      () => {
+        const delivered = new Set(fired.events.map((e) => String(e.data.event_id)));
+        return household.children.every((c) =>
+          sim.journal(c.id).every((e) => e.day !== day || delivered.has(e.id)),
+        );
+      },
+      { timeoutMs: 300_000, description: "the bridge's catch-up of the day's facts" },
+    );
+    await sleep(5_000);
+
+    const start = Date.now();
+    log(
+      `${run.children} children: window of ${run.windowMs / 1000} s, a fact every ${params.factEveryMs / 1000} s`,
+    );
+    const produced = await produceFacts(sim, household, start, run.windowMs, params.factEveryMs);
+    const end = start + run.windowMs;
+    await sleep(Math.max(0, end - Date.now()) + params.drainMs);
+
+    const drainEnd = Date.now();
+    const snapshot = await snapshotOf(ha, household);
+    const observation: SideObservation = {
+      run,
+      household: {
+        ordinary: household.ordinary.id,
+        calm: household.calm.id,
+        unsynced: household.unsynced.id,
+        slugs: Object.fromEntries(household.slugs),
+      },
+      followed: household.children.map((c) => c.id),
+      window: { start, end, drainEnd },
+      requests: [...sim.requests],
+      produced,
+      journal: household.children.flatMap((c) =>
+        sim.journal(c.id).map((e) => ({ childId: c.id, id: e.id, recordedAt: Date.parse(e.at) })),
+      ),
+      stateChanges: states.events.map(stateChange),
+      fired: fired.events.map((e) => ({ id: String(e.data.event_id), at: Date.parse(e.time_fired) })),
+      logged: {
+        bridge: await notifierLines(ha, BRIDGE_LOG),
+        rest: await notifierLines(ha, REST_LOG),
+      },
+      snapshot,
+      haLog: summarizeLog(await readFile(ha.logPath, "utf8").catch(() => "")),
+    };
+    return observation;
+  } finally {
+    await bridge?.stop();
+    await ha?.stop();
+    await sim.stop();
+  }
+}
+
+async function produceFacts(
+  sim: ApiSimulator,
+  household: SideHousehold,
+  start: number,
+  windowMs: number,
+  everyMs: number,
+): Promise<SideObservation["produced"]> {
+  const produced: SideObservation["produced"] = [];
+  const lea = household.ordinary.id;
+  for (let at = start + everyMs / 2; at < start + windowMs; at += everyMs) {
+    await sleep(Math.max(0, at - Date.now()));
+    // An ad-hoc validation: one point more each time, so the today state changes with every fact.
+    const event = sim.addEvent(lea, { type: "behavior_validated" });
+    const today = sim.today(lea);
+    produced.push({
+      id: event.id,
+      recordedAt: Date.parse(event.at),
+      points: today.isMyDay ? today.points : 0,
+    });
+  }
+  return produced;
+}
+
+async function snapshotOf(ha: HomeAssistantInstance, household: SideHousehold) {
+  const snapshot: SideObservation["snapshot"] = {};
+  for (const child of [household.calm, household.unsynced]) {
+    const slug = household.slugs.get(child.id) ?? child.id;
+    const rest = restEntities(slug);
+    for (const id of [
+      `sensor.reward_facts_${slug}_minutes_remaining`,
+      `binary_sensor.reward_facts_${slug}_my_day`,
+      rest.minutesRemaining,
+      rest.points,
+      rest.lastEvent,
+    ]) {
+      const state = await ha.getState(id);
+      snapshot[id] = state ? { state: state.state, attributes: state.attributes } : null;
+    }
+  }
+  return snapshot;
+}
+
+/** What an automation's file notifier wrote: each line's instant and message (the header left out). */
+async function notifierLines(ha: HomeAssistantInstance, file: string): Promise<LoggedLine[]> {
+  const text = await readFile(join(ha.configDir, file), "utf8").catch(() => "");
+  const lines = text.split("\n");
+  if (lines.at(-1) === "") lines.pop();
+  // Header: "Home Assistant notifications (Log started: …)" and a rule; then "<ISO instant> <message>".
+  return lines.slice(2).map((line) => {
+    const space = line.indexOf(" ");
+    const at = Date.parse(space < 0 ? line : line.slice(0, space));
+    return { at, message: space < 0 ? "" : line.slice(space + 1).trim() };
+  });
+}
+
+export interface HaLogSummary {
+  /** WARNING or ERROR lines naming a bridge entity. */
+  bridgeLines: number;
+  /** Templates that read a field the answer lacked (a CalmDay, an error body). */
+  restTemplateWarnings: number;
+  /** Sensors with a unit refusing the empty string such a template renders (an ERROR and a traceback). */
+  restSensorErrors: number;
+  /** Sensors Home Assistant never created, because their first value was such an empty string. */
+  restNotAdded: string[];
+}
+
+export function summarizeLog(text: string): HaLogSummary {
+  const lines = text.split("\n");
+  const count = (pattern: RegExp) => lines.filter((line) => pattern.test(line)).length;
+  return {
+    bridgeLines: count(/\b(WARNING|ERROR)\b.*reward_facts/),
+    restTemplateWarnings: count(/Template variable warning: .*value_json/),
+    restSensorErrors: count(/^ValueError: Sensor sensor\.rest_/),
+    restNotAdded: [
+      ...new Set(lines.flatMap((line) => /Error adding entity (sensor\.rest_\w+)/.exec(line)?.[1] ?? [])),
+    ],
+  };
+}
+
+function log(message: string): void {
+  process.stderr.write(`[bench side-by-side] ${message}\n`);
+}
