@@ -3,7 +3,6 @@ import { App } from "./app.js";
 import { ConfigError, loadConfig } from "./config/load-config.js";
 import { HomeAssistantAuthError, HomeAssistantNotAdminError } from "./ha/errors.js";
 import { createLogger } from "./log/logger.js";
-import { StoreError } from "./store/index.js";
 
 const EXIT_OK = 0;
 const EXIT_FAILURE = 1;
@@ -35,10 +34,6 @@ async function main(): Promise<number> {
     if (error instanceof HomeAssistantAuthError || error instanceof HomeAssistantNotAdminError) {
       logger.error(error.message);
       return EXIT_CONFIG;
-    }
-    if (error instanceof StoreError) {
-      logger.error(`cannot use the data directory: ${error.message}`);
-      return EXIT_FAILURE;
     }
     throw error;
   }
