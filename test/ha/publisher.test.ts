@@ -49,7 +49,9 @@ const loggedEventIds = () => readEventLog(ha);
 beforeAll(async () => {
   [ha, sim] = await Promise.all([
     startHomeAssistant({ automations, extraConfig }),
-    ApiSimulator.start({ activity: { historyDays: 0, factsPerHour: 0 } }),
+    // No planned activity: a planned evening session would own session_ends_at whatever the hour
+    // the suite runs at; every fact here is one a test adds.
+    ApiSimulator.start({ activity: false }),
   ]);
   // Two children in shared custody on alternate days: one of them has a CalmDay today.
   const calm = sim.isMyDay(sim.children.custody.id)
@@ -146,13 +148,16 @@ describe("the bridge in a real Home Assistant", () => {
     const lea = sim.children.ordinary;
     // A one-minute session, the shortest the API can tell (the journal's recorded_at is the
     // server's clock: a fact cannot be backdated behind the bridge's cursor).
-    sim.addEvent(lea.id, { type: "session_started", minutes: 1 });
+    const started = sim.addEvent(lea.id, { type: "session_started", minutes: 1 });
+    const expectedEnd = new Date(Date.parse(started.at) + 60_000)
+      .toISOString()
+      .replace(/\.\d{3}Z$/, "+00:00");
     const seen = await ha.subscribeEvents("session_end_seen");
     try {
       const endsAt = await ha.waitFor(
         async () => {
           const state = await ha.getState("sensor.reward_facts_lea_session_ends_at");
-          return state && state.state !== "unknown" ? state.state : undefined;
+          return state?.state === expectedEnd ? state.state : undefined;
         },
         { timeoutMs: 20_000 },
       );
