@@ -1,14 +1,9 @@
 // Process entry: configuration, the app, signals and exit codes. The only place that exits.
 import { App } from "./app.js";
 import { ConfigError, loadConfig } from "./config/load-config.js";
+import { EXIT_CONFIG, EXIT_FAILURE, EXIT_OK, STOP_TIMEOUT_MS } from "./exit-codes.js";
 import { HomeAssistantAuthError, HomeAssistantNotAdminError } from "./ha/errors.js";
 import { createLogger } from "./log/logger.js";
-
-const EXIT_OK = 0;
-const EXIT_FAILURE = 1;
-const EXIT_CONFIG = 2;
-/** The Supervisor waits 10 s after SIGTERM by default; finish well within it. */
-const STOP_TIMEOUT_MS = 5_000;
 
 async function main(): Promise<number> {
   let config: ReturnType<typeof loadConfig>;

@@ -1,14 +1,10 @@
 // `npm run demo`: the bridge against the built-in simulator's demo household, shown live. Like
 // src/main.ts for the real bridge, the only place of the demo that exits.
 import { ConfigError } from "../config/load-config.js";
+import { EXIT_CONFIG, EXIT_FAILURE, EXIT_OK, STOP_TIMEOUT_MS } from "../exit-codes.js";
 import { HomeAssistantAuthError, HomeAssistantNotAdminError } from "../ha/errors.js";
 import { Demo } from "./demo.js";
 import { DemoArgsError, demoUsage, parseDemoArgs } from "./demo-args.js";
-
-const EXIT_OK = 0;
-const EXIT_FAILURE = 1;
-const EXIT_CONFIG = 2;
-const STOP_TIMEOUT_MS = 5_000;
 
 async function main(): Promise<number> {
   let args: ReturnType<typeof parseDemoArgs>;
