@@ -2,6 +2,7 @@ import { RewardFactsClient } from "./api/client.js";
 import type { BridgeConfig } from "./config/load-config.js";
 import { ConsoleSink } from "./console/console-sink.js";
 import { Engine } from "./engine/engine.js";
+import type { DeliveryMoment } from "./engine/events-job.js";
 import { FanOutSink } from "./engine/fan-out-sink.js";
 import { RateBudget } from "./engine/rate-budget.js";
 import type { Sink } from "./engine/sink.js";
@@ -12,8 +13,11 @@ import type { Logger } from "./log/logger.js";
 import { cursorStoreOn } from "./store/cursor-store.js";
 import { DeliveredLog } from "./store/delivered-log.js";
 import { openStore, type Store, StoreError } from "./store/index.js";
+import { RequestLog } from "./store/request-log.js";
 
 const STORAGE_RETRY_MS = 5_000;
+/** The requests of this long are kept for the rate budget across restarts (its window, and some). */
+const REQUEST_HISTORY_MS = 2 * 60_000;
 
 export interface AppOptions {
   config: BridgeConfig;
@@ -32,15 +36,26 @@ export class App {
   readonly #extraSink: Sink | undefined;
   #store: Store | undefined;
   #delivered: DeliveredLog | undefined;
+  #requests: RequestLog | undefined;
   #client: RewardFactsClient | undefined;
   #ha: HaSink | undefined;
   #engine: Engine | undefined;
   readonly #abort = new AbortController();
+  #failed: (error: unknown) => void = () => undefined;
+  /**
+   * Rejects when the bridge fails on its own after start-up (its main loop ended with an error);
+   * never settles otherwise. The caller stops the app and exits with the failure's code.
+   */
+  readonly failed = new Promise<never>((_, reject) => {
+    this.#failed = reject;
+  });
 
   constructor(options: AppOptions) {
     this.#config = options.config;
     this.#logger = options.logger;
     this.#extraSink = options.extraSink;
+    // Observed by the caller, but not before start(): an early failure must not go unhandled.
+    this.failed.catch(() => undefined);
   }
 
   async start(): Promise<void> {
@@ -49,8 +64,8 @@ export class App {
     const options = config.options;
     const heartbeat = new Heartbeat(config.heartbeatFile);
     await this.#openStorage(heartbeat);
-    if (!this.#store || !this.#delivered) return;
-    const budget = new RateBudget();
+    if (!this.#store || !this.#delivered || !this.#requests) return;
+    const budget = new RateBudget({ history: this.#requests });
     this.#client = new RewardFactsClient({
       token: options.api_token,
       baseUrl: options.api_base_url,
@@ -86,9 +101,11 @@ export class App {
       eventsIntervalMs: options.events_interval_seconds * 1000,
       todayIntervalMs: options.today_interval_seconds * 1000,
       childrenFilter: options.children,
+      replayedAfterMs: options.replayed_after_minutes * 60_000,
       onTurn: () => heartbeat.beat(),
+      ...(config.testPause ? { pauseAt: this.#testPause(config.testPause) } : {}),
     });
-    this.#engine.start();
+    this.#engine.start().catch((error: unknown) => this.#failed(error));
     // The engine waits for Home Assistant by itself (and keeps the heartbeat fresh meanwhile,
     // however long Core takes to come up); a refused token still ends start-up with its error.
     await this.#ha?.open();
@@ -99,9 +116,9 @@ export class App {
   }
 
   /**
-   * Opens the store and the delivered-events log. A data directory that refuses them is retried
-   * every few seconds rather than exiting: the add-on's watchdog would restart a crashed bridge
-   * into the same wall, and nothing is read from the API (so nothing is lost) until it works.
+   * Opens the store and the logs beside it. A data directory that refuses them is retried every
+   * few seconds rather than exiting: the add-on's watchdog would restart a crashed bridge into the
+   * same wall, and nothing is read from the API (so nothing is lost) until it works.
    */
   async #openStorage(heartbeat: Heartbeat): Promise<void> {
     const { dataDir } = this.#config;
@@ -110,7 +127,8 @@ export class App {
       heartbeat.beat();
       try {
         this.#store ??= await openStore({ dataDir, logger: this.#logger });
-        this.#delivered = DeliveredLog.open({ dataDir, logger: this.#logger });
+        this.#delivered ??= DeliveredLog.open({ dataDir, logger: this.#logger });
+        this.#requests ??= RequestLog.open({ dataDir, keepMs: REQUEST_HISTORY_MS });
         if (reported) this.#logger.info({ dataDir }, "the data directory works now");
         return;
       } catch (error) {
@@ -127,13 +145,38 @@ export class App {
     }
   }
 
-  /** Stops in reverse order: no new request, the one in flight aborted, the store flushed. */
+  /**
+   * Stops in reverse order, every part even when one fails: no new request, the one in flight
+   * aborted, the store flushed, then Home Assistant told the bridge is stopping. Rejects with the
+   * first failure once everything has been tried.
+   */
   async stop(): Promise<void> {
     this.#abort.abort();
-    await this.#engine?.stop();
-    await this.#ha?.close();
-    await this.#client?.close();
-    await this.#store?.close();
-    this.#delivered?.close();
+    const failures: unknown[] = [];
+    const step = async (what: string, action: () => unknown) => {
+      try {
+        await action();
+      } catch (error) {
+        failures.push(error);
+        this.#logger.error({ err: error }, `stopping: ${what} failed`);
+      }
+    };
+    await step("the engine", () => this.#engine?.stop());
+    await step("the store", () => this.#store?.close());
+    await step("the delivered-events log", () => this.#delivered?.close());
+    await step("the API request log", () => this.#requests?.close());
+    await step("telling Home Assistant", () => this.#engine?.publishStopped());
+    await step("Home Assistant", () => this.#ha?.close());
+    await step("the API client", () => this.#client?.close());
+    if (failures.length > 0) throw failures[0];
+  }
+
+  /** The test hook: logs where it pauses, so that a test knows when to kill. */
+  #testPause(pause: { moment: DeliveryMoment; ms: number }) {
+    return async (moment: DeliveryMoment, eventId: string) => {
+      if (moment !== pause.moment) return;
+      this.#logger.warn({ event: eventId, moment, ms: pause.ms }, "test pause in a delivery");
+      await sleep(pause.ms);
+    };
   }
 }

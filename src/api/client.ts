@@ -30,9 +30,10 @@ export interface ApiClientOptions {
   timeoutMs?: number;
   /**
    * Awaited before every HTTP request leaves, retries and legacy fallbacks included: the token's
-   * rate budget plugs in here, so that it counts what the API counts.
+   * rate budget plugs in here, so that it counts what the API counts. What it returns is called
+   * once the request has its answer, or has failed.
    */
-  beforeRequest?: (signal: AbortSignal | undefined) => Promise<void>;
+  beforeRequest?: (signal: AbortSignal | undefined) => Promise<(() => void) | undefined>;
   dispatcher?: Dispatcher;
 }
 
@@ -137,24 +138,28 @@ export class RewardFactsClient {
     signal?: AbortSignal,
   ): Promise<{ body: unknown; info: RequestInfo }> {
     const info: RequestInfo = { method: "GET", path, baseUrl: describeBase(base) };
-    await this.#beforeRequest?.(signal);
-    signal?.throwIfAborted();
+    const settle = await this.#beforeRequest?.(signal);
     let response: Dispatcher.ResponseData;
-    try {
-      response = await request(`${base}${path}`, {
-        method: "GET",
-        headers: { authorization: `Bearer ${this.#token}`, accept: "application/json" },
-        dispatcher: this.#dispatcher,
-        signal,
-      });
-    } catch (error) {
-      throw this.#networkError(info, error, signal);
-    }
     let text: string;
     try {
-      text = await response.body.text();
-    } catch (error) {
-      throw this.#networkError(info, error, signal);
+      signal?.throwIfAborted();
+      try {
+        response = await request(`${base}${path}`, {
+          method: "GET",
+          headers: { authorization: `Bearer ${this.#token}`, accept: "application/json" },
+          dispatcher: this.#dispatcher,
+          signal,
+        });
+      } catch (error) {
+        throw this.#networkError(info, error, signal);
+      }
+      try {
+        text = await response.body.text();
+      } catch (error) {
+        throw this.#networkError(info, error, signal);
+      }
+    } finally {
+      settle?.();
     }
     const status = response.statusCode;
     if (status >= 200 && status < 300) {

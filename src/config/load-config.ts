@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { z } from "zod";
+import type { DeliveryMoment } from "../engine/events-job.js";
 import { DEFAULT_HEARTBEAT_FILE } from "../health/heartbeat.js";
 import { type BridgeOptions, optionsSchema } from "./options-schema.js";
 
@@ -31,6 +32,8 @@ export interface BridgeConfig {
   mode: "addon" | "standalone";
   /** Touched by the main loop for the container's HEALTHCHECK. */
   heartbeatFile: string;
+  /** Tests only (REWARD_FACTS_TEST_PAUSE=<moment>:<ms>): a pause in each delivery, to kill the bridge there. */
+  testPause?: { moment: DeliveryMoment; ms: number };
 }
 
 export const SUPERVISOR_CORE_URL = "http://supervisor/core";
@@ -44,10 +47,15 @@ export const environmentNames: Record<keyof BridgeOptions, string> = {
   events_interval_seconds: "REWARD_FACTS_EVENTS_INTERVAL_SECONDS",
   today_interval_seconds: "REWARD_FACTS_TODAY_INTERVAL_SECONDS",
   children: "REWARD_FACTS_CHILDREN",
+  replayed_after_minutes: "REWARD_FACTS_REPLAYED_AFTER_MINUTES",
   log_level: "REWARD_FACTS_LOG_LEVEL",
 };
 
-const numericOptions = new Set<keyof BridgeOptions>(["events_interval_seconds", "today_interval_seconds"]);
+const numericOptions = new Set<keyof BridgeOptions>([
+  "events_interval_seconds",
+  "today_interval_seconds",
+  "replayed_after_minutes",
+]);
 
 /**
  * Reads the configuration: `/data/options.json` in the add-on (told apart by SUPERVISOR_TOKEN),
@@ -76,7 +84,13 @@ export function loadConfig(
     timeZone: env.TZ || Intl.DateTimeFormat().resolvedOptions().timeZone,
     mode: addon ? "addon" : "standalone",
     heartbeatFile: env.REWARD_FACTS_HEARTBEAT_FILE || DEFAULT_HEARTBEAT_FILE,
+    ...testPauseOf(env.REWARD_FACTS_TEST_PAUSE),
   };
+}
+
+function testPauseOf(value: string | undefined): Pick<BridgeConfig, "testPause"> {
+  const match = /^(after_claim|before_ack):(\d+)$/.exec(value ?? "");
+  return match ? { testPause: { moment: match[1] as DeliveryMoment, ms: Number(match[2]) } } : {};
 }
 
 function readUtf8(path: string): string {

@@ -20,6 +20,8 @@ export const optionsSchema = z.object({
   events_interval_seconds: z.number().int().min(10).max(3600).default(30),
   today_interval_seconds: z.number().int().min(15).max(3600).default(60),
   children: z.array(z.string().trim().min(1)).default([]),
+  /** A fact older than this when it reaches Home Assistant is marked `replayed` (a catch-up). */
+  replayed_after_minutes: z.number().int().min(1).max(10_080).default(10),
   log_level: z.enum(logLevels).default("info"),
 });
 

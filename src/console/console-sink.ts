@@ -1,5 +1,13 @@
 import type { ApiEvent, Today } from "../api/schemas.js";
-import type { ChildRef, EngineStatus, Sink } from "../engine/sink.js";
+import type {
+  ChildRef,
+  DeliveryOutcome,
+  EngineStatus,
+  FactDelivery,
+  Sink,
+  UnavailableReason,
+} from "../engine/sink.js";
+import { reasonText } from "../engine/unavailable-reason.js";
 
 /** Facts as one line each, for a terminal or a log: the sink of the demo and of a bridge without HA. */
 export class ConsoleSink implements Sink {
@@ -10,6 +18,8 @@ export class ConsoleSink implements Sink {
   constructor(write: (line: string) => void = (line) => process.stdout.write(`${line}\n`)) {
     this.#write = write;
   }
+
+  readonly ready = true;
 
   async whenReady(): Promise<void> {}
 
@@ -24,9 +34,9 @@ export class ConsoleSink implements Sink {
     this.#write(`${child.firstName}: ${line}`);
   }
 
-  publishEvent(child: ChildRef, event: ApiEvent): Promise<void> {
-    this.#write(`${child.firstName} · ${describeEvent(event)} (${event.at})`);
-    return Promise.resolve();
+  async publishEvent(child: ChildRef, { event, replayed }: FactDelivery): Promise<DeliveryOutcome> {
+    this.#write(`${child.firstName} · ${describeEvent(event)} (${event.at}${replayed ? ", replayed" : ""})`);
+    return {};
   }
 
   async publishStatus(status: EngineStatus): Promise<void> {
@@ -36,9 +46,9 @@ export class ConsoleSink implements Sink {
     this.#write(line);
   }
 
-  async markUnavailable(child: ChildRef, reason: string): Promise<void> {
+  async markUnavailable(child: ChildRef, reason: UnavailableReason): Promise<void> {
     this.#lastToday.delete(child.id);
-    this.#write(`${child.firstName}: unavailable (${reason})`);
+    this.#write(`${child.firstName}: unavailable (${reasonText(reason)})`);
   }
 }
 

@@ -1,7 +1,15 @@
 import { Writable } from "node:stream";
 import { createLogUpdate } from "log-update";
-import type { ApiEvent, Today } from "../api/schemas.js";
-import type { ChildRef, EngineStatus, Sink } from "../engine/sink.js";
+import type { Today } from "../api/schemas.js";
+import type {
+  ChildRef,
+  DeliveryOutcome,
+  EngineStatus,
+  FactDelivery,
+  Sink,
+  UnavailableReason,
+} from "../engine/sink.js";
+import { reasonText } from "../engine/unavailable-reason.js";
 import { ConsoleSink } from "./console-sink.js";
 import { DEFAULT_MAX_EVENTS, LiveModel } from "./live-model.js";
 import { renderLiveView } from "./live-render.js";
@@ -97,6 +105,8 @@ export class LiveViewSink implements Sink {
     });
   }
 
+  readonly ready = true;
+
   async whenReady(): Promise<void> {}
 
   async setChildren(children: readonly ChildRef[]): Promise<void> {
@@ -111,12 +121,11 @@ export class LiveViewSink implements Sink {
     this.#scheduleDraw();
   }
 
-  publishEvent(child: ChildRef, event: ApiEvent): Promise<void> {
-    // Taken synchronously, as Sink.publishEvent requires; the screen follows on the next turn.
-    this.#model.addEvent(child, event);
-    const written = this.#plain?.publishEvent(child, event) ?? Promise.resolve();
+  async publishEvent(child: ChildRef, delivery: FactDelivery): Promise<DeliveryOutcome> {
+    this.#model.addEvent(child, delivery.event);
+    await this.#plain?.publishEvent(child, delivery);
     this.#scheduleDraw();
-    return written;
+    return {};
   }
 
   async publishStatus(status: EngineStatus): Promise<void> {
@@ -125,8 +134,8 @@ export class LiveViewSink implements Sink {
     this.#scheduleDraw();
   }
 
-  async markUnavailable(child: ChildRef, reason: string): Promise<void> {
-    this.#model.setUnavailable(child, reason);
+  async markUnavailable(child: ChildRef, reason: UnavailableReason): Promise<void> {
+    this.#model.setUnavailable(child, reasonText(reason));
     await this.#plain?.markUnavailable(child, reason);
     this.#scheduleDraw();
   }

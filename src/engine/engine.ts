@@ -13,22 +13,21 @@ import type { ApiReader } from "./api-reader.js";
 import { cadenceFor, jittered } from "./cadence.js";
 import { filterChildren } from "./children.js";
 import { startOfLocalDay } from "./day-start.js";
-import { type EventsJobContext, pollEvents } from "./events-job.js";
+import { type DeliveryMoment, type EventsJobContext, pollEvents } from "./events-job.js";
 import { FailureSpell } from "./failure-spell.js";
 import type { RateBudget } from "./rate-budget.js";
 import { retryTransient } from "./retry.js";
-import type { ChildRef, EngineStatus, Sink } from "./sink.js";
-import { NotDeliveredError } from "./sink.js";
+import type { ChildRef, EngineStatus, Sink, UnavailableReason } from "./sink.js";
+import { MaybeDeliveredError, NotDeliveredError } from "./sink.js";
 import { sleep } from "./sleep.js";
-import type { CursorStore, DeliveredIds } from "./storage.js";
-import { unavailableReasons } from "./unavailable-reasons.js";
+import type { CursorStore, DeliveryLedger } from "./storage.js";
 
 export interface EngineOptions {
   reader: ApiReader;
   budget: RateBudget;
   sink: Sink;
   cursors: CursorStore;
-  delivered: DeliveredIds;
+  delivered: DeliveryLedger;
   logger: Logger;
   /** The household's time zone: Home Assistant's when known, else the process's. */
   timeZone: () => string;
@@ -48,6 +47,10 @@ export interface EngineOptions {
   retryMinTimeoutMs?: number;
   /** Called on every turn of the loop: the container's health check watches it. */
   onTurn?: () => void;
+  /** A fact older than this when it is sent is marked replayed. */
+  replayedAfterMs?: number;
+  /** Test hook (see EventsJobContext.pauseAt). */
+  pauseAt?: (moment: DeliveryMoment, eventId: string) => Promise<void>;
 }
 
 interface Track {
@@ -58,7 +61,7 @@ interface Track {
   suspended: boolean;
   todaySpell: FailureSpell;
   /** The reason last published, or null while available. */
-  unavailable: string | null;
+  unavailable: UnavailableReason | null;
   /** The unreadable-answer issue last logged per job, so a repeated one is logged once. */
   schemaIssue: { events: string | null; today: string | null };
 }
@@ -74,7 +77,8 @@ type Job =
  * between children and a clean stop simple.
  */
 export class Engine {
-  readonly #o: Required<Omit<EngineOptions, "childrenFilter">> & { childrenFilter: readonly string[] };
+  readonly #o: Required<Omit<EngineOptions, "childrenFilter" | "pauseAt">> &
+    Pick<EngineOptions, "pauseAt"> & { childrenFilter: readonly string[] };
   readonly #tracks = new Map<string, Track>();
   readonly #apiSpell = new FailureSpell();
   readonly #storageSpell = new FailureSpell();
@@ -89,6 +93,8 @@ export class Engine {
   #stretch = 1;
   #demand = 0;
   #publishedStatus = "";
+  #lastTurnAt = 0;
+  #stopped = false;
   #running: Promise<void> | null = null;
 
   constructor(options: EngineOptions) {
@@ -104,6 +110,7 @@ export class Engine {
       unavailableAfterIntervals: 3,
       retryMinTimeoutMs: 1_000,
       onTurn: () => undefined,
+      replayedAfterMs: 10 * 60_000,
       ...options,
     };
     const o = this.#o;
@@ -116,31 +123,53 @@ export class Engine {
       dayStart: () => startOfLocalDay(Date.now(), o.timeZone()),
       retry: (attempt, signal) => retryTransient(attempt, signal, { minTimeoutMs: o.retryMinTimeoutMs }),
       cursorRejectedWarned: new Set(),
+      replayedAfterMs: o.replayedAfterMs,
+      ...(o.pauseAt ? { pauseAt: o.pauseAt } : {}),
     };
   }
 
-  /** Starts the loop; the first round goes out at once. */
-  start(): void {
+  /**
+   * Starts the loop; the first round goes out at once. The promise settles when the loop ends:
+   * after stop(), or with the failure that ended it, which the caller must handle.
+   */
+  start(): Promise<void> {
     this.#running ??= this.#run(this.#abort.signal);
+    return this.#running;
   }
 
   /** Stops the loop: the request in flight is aborted, nothing further is sent. */
   async stop(): Promise<void> {
     this.#abort.abort(new Error("engine stopped"));
-    await this.#running;
+    await this.#running?.catch(() => undefined);
+  }
+
+  /**
+   * After stop(): tells the sink the bridge is stopping, so that nothing it shows looks current
+   * (the status `stopped`, every child unavailable). Skipped when the sink cannot take it now.
+   */
+  async publishStopped(): Promise<void> {
+    if (!this.#o.sink.ready) return;
+    this.#stopped = true;
+    for (const track of this.#tracks.values()) {
+      if (track.suspended) continue;
+      await this.#o.sink.markUnavailable(track.child, "bridge_stopped");
+    }
+    await this.#o.sink.publishStatus(this.status());
   }
 
   status(): EngineStatus {
     const now = Date.now();
-    const state = this.#tokenInvalid
-      ? "token_invalid"
-      : this.#o.budget.isPaused(now)
-        ? "rate_limited"
-        : this.#apiSpell.lastedMs(now) >= this.#unavailableAfterMs()
-          ? "api_unreachable"
-          : this.#discovered
-            ? "ok"
-            : "starting";
+    const state = this.#stopped
+      ? "stopped"
+      : this.#tokenInvalid
+        ? "token_invalid"
+        : this.#o.budget.isPaused(now)
+          ? "rate_limited"
+          : this.#apiSpell.lastedMs(now) >= this.#unavailableAfterMs()
+            ? "api_unreachable"
+            : this.#discovered
+              ? "ok"
+              : "starting";
     return {
       state,
       requestsLastMinute: this.#o.budget.usedInWindow(now),
@@ -150,6 +179,7 @@ export class Engine {
       children: [...this.#tracks.values()].filter((t) => !t.suspended).map((t) => t.child),
       rateLimitedCount: this.#o.budget.rateLimitedCount,
       lastError: this.#lastError,
+      lastTurnAt: this.#lastTurnAt,
     };
   }
 
@@ -158,6 +188,7 @@ export class Engine {
       await this.#o.sink.whenReady(signal);
       await this.#publishStatus(true);
       while (!signal.aborted) {
+        this.#lastTurnAt = Date.now();
         this.#o.onTurn();
         if (!(await this.#sinkReadyWithin(30_000, signal))) continue;
         const job = this.#nextJob();
@@ -272,7 +303,7 @@ export class Engine {
       }
       throw error;
     }
-    await this.#o.sink.publishToday(track.child, today);
+    await this.#o.sink.publishToday(track.child, today, Date.now());
     track.schemaIssue.today = null;
     if (track.todaySpell.succeed() || track.unavailable !== null) {
       if (track.unavailable !== null)
@@ -350,11 +381,11 @@ export class Engine {
       { child: track.child.firstName },
       "the token no longer covers this child; not polling it",
     );
-    await this.#markUnavailable(track, unavailableReasons.notCovered);
+    await this.#markUnavailable(track, "not_covered");
     this.#recomputeCadence();
   }
 
-  async #markUnavailable(track: Track, reason: string): Promise<void> {
+  async #markUnavailable(track: Track, reason: UnavailableReason): Promise<void> {
     if (track.unavailable === reason) return;
     track.unavailable = reason;
     await this.#o.sink.markUnavailable(track.child, reason);
@@ -368,7 +399,7 @@ export class Engine {
     const track = "track" in job ? job.track : undefined;
     const who = track ? { child: track.child.firstName } : {};
     const now = Date.now();
-    if (error instanceof NotDeliveredError) {
+    if (error instanceof NotDeliveredError || error instanceof MaybeDeliveredError) {
       // The sink went away mid-page: the loop holds until it is back, then this child goes first.
       if (track) track.eventsDue = now;
       return;
@@ -392,7 +423,7 @@ export class Engine {
       }
       this.#tokenInvalid = true;
       this.#tokenCheckDue = now + this.#o.tokenCheckIntervalMs;
-      for (const t of this.#tracks.values()) await this.#markUnavailable(t, unavailableReasons.tokenRejected);
+      for (const t of this.#tracks.values()) await this.#markUnavailable(t, "token_rejected");
       return;
     }
     if (error instanceof RateLimitedError) {
@@ -408,10 +439,10 @@ export class Engine {
       return;
     }
     if (track && error instanceof RulesNotSyncedError) {
-      if (track.unavailable !== unavailableReasons.rulesNotSynced) {
+      if (track.unavailable !== "rules_not_synced") {
         this.#o.logger.warn(who, "no rules synced yet for this child; checking again at the today cadence");
       }
-      await this.#markUnavailable(track, unavailableReasons.rulesNotSynced);
+      await this.#markUnavailable(track, "rules_not_synced");
       return;
     }
     if (error instanceof SchemaMismatchError) {
@@ -430,7 +461,7 @@ export class Engine {
       if (track && job.kind === "today" && track.todaySpell.lastedMs(now) >= this.#unavailableAfterMs()) {
         if (track.unavailable === null)
           this.#o.logger.warn(who, "child unavailable: the API has failed for too long");
-        await this.#markUnavailable(track, unavailableReasons.apiUnreachable);
+        await this.#markUnavailable(track, "api_unreachable");
       }
       return;
     }
@@ -439,7 +470,7 @@ export class Engine {
 
   async #publishStatus(force: boolean): Promise<void> {
     const status = this.status();
-    const key = JSON.stringify({ ...status, requestsLastMinute: 0 });
+    const key = JSON.stringify({ ...status, requestsLastMinute: 0, lastTurnAt: 0 });
     if (!force && key === this.#publishedStatus && Date.now() < this.#statusDue) return;
     this.#publishedStatus = key;
     this.#statusDue = Date.now() + this.#o.statusIntervalMs;

@@ -2,8 +2,8 @@ import { MalformedSinceError } from "../api/errors.js";
 import type { ReadEventsPage } from "../api/events-page.js";
 import type { Logger } from "../log/logger.js";
 import type { ApiReader } from "./api-reader.js";
-import { type ChildRef, MaybeDeliveredError, type Sink } from "./sink.js";
-import type { CursorStore, DeliveredIds } from "./storage.js";
+import { type ChildRef, type FactDelivery, NotDeliveredError, type Sink } from "./sink.js";
+import type { CursorStore, DeliveryLedger } from "./storage.js";
 
 /** The API's page size: a full page means more may follow at once. */
 export const PAGE_SIZE = 100;
@@ -12,14 +12,21 @@ export interface EventsJobContext {
   reader: ApiReader;
   sink: Sink;
   cursors: CursorStore;
-  delivered: DeliveredIds;
+  delivered: DeliveryLedger;
   logger: Logger;
+  /** A fact older than this when it is sent is marked replayed. */
+  replayedAfterMs: number;
+  /** Test hook: a pause at a moment of a delivery, so that a test can kill the process there. */
+  pauseAt?: (moment: DeliveryMoment, eventId: string) => Promise<void>;
   /** The start of the household's current day, ISO 8601 with offset. */
   dayStart(): string;
   retry<T>(attempt: () => Promise<T>, signal: AbortSignal): Promise<T>;
   /** Children whose rejected cursor was already reported (warn once). */
   cursorRejectedWarned: Set<string>;
 }
+
+/** After the claim, before the send; after the answer, before the acknowledgement is recorded. */
+export type DeliveryMoment = "after_claim" | "before_ack";
 
 export interface EventsOutcome {
   /** Facts handed to the sink by this run. */
@@ -30,7 +37,8 @@ export interface EventsOutcome {
 /**
  * Reads a child's journal from its stored cursor and hands each new fact to the sink, in order.
  * The cursor moves only after the sink has acknowledged every fact of the page; a fact read again
- * (after a crash, or a day replayed after a rejected cursor) is dropped by its id.
+ * (after a crash, or a day replayed after a rejected cursor) is dropped by its id once
+ * acknowledged, and sent again as "in doubt" when only claimed.
  */
 export async function pollEvents(
   ctx: EventsJobContext,
@@ -83,24 +91,40 @@ async function deliverPage(
 ) {
   let delivered = 0;
   for (const event of page.events) {
-    if (ctx.delivered.has(child.id, event.id)) continue;
+    const state = ctx.delivered.stateOf(child.id, event.id);
+    if (state === "acknowledged") continue;
     await ctx.sink.whenReady(signal);
-    // Claim and send with nothing awaited in between: see Sink.publishEvent.
+    const ageMs = Math.max(0, Date.now() - Date.parse(event.at));
+    const delivery: FactDelivery = {
+      event,
+      ageSeconds: Number.isFinite(ageMs) ? Math.round(ageMs / 1000) : 0,
+      replayed: ageMs > ctx.replayedAfterMs,
+      inDoubt: state === "in_doubt",
+      lastReceipt: ctx.delivered.receiptOf(child.id),
+    };
+    // In doubt from here until the acknowledgement is recorded: a crash anywhere in between makes
+    // the next run send it again as such, and the sink's record tells whether it had arrived.
     ctx.delivered.claim(child.id, event.id);
+    await ctx.pauseAt?.("after_claim", event.id);
+    let outcome: Awaited<ReturnType<Sink["publishEvent"]>>;
     try {
-      await ctx.sink.publishEvent(child, event);
+      outcome = await ctx.sink.publishEvent(child, delivery);
     } catch (error) {
-      if (error instanceof MaybeDeliveredError) {
-        ctx.logger.warn(
-          { child: child.firstName, event: event.id, type: event.type },
-          "a fact was sent but not acknowledged; counted as delivered",
-        );
-      } else {
-        ctx.delivered.release(child.id, event.id);
-        throw error;
-      }
+      // Certainly not arrived: forget the claim, unless an earlier send left it in doubt. Any
+      // other failure (sent, no answer) leaves it in doubt, and the page stops here, in order.
+      if (error instanceof NotDeliveredError && !delivery.inDoubt) ctx.delivered.release(child.id, event.id);
+      throw error;
     }
-    delivered++;
+    await ctx.pauseAt?.("before_ack", event.id);
+    ctx.delivered.acknowledge(child.id, event.id, outcome.receipt);
+    if (outcome.alreadyDelivered) {
+      ctx.logger.info(
+        { child: child.firstName, event: event.id, type: event.type },
+        "a fact in doubt had arrived already; not sent again",
+      );
+    } else {
+      delivered++;
+    }
   }
   return delivered;
 }

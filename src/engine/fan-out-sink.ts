@@ -1,15 +1,26 @@
-import type { ApiEvent, Today } from "../api/schemas.js";
-import type { ChildRef, EngineStatus, Sink } from "./sink.js";
+import type { Today } from "../api/schemas.js";
+import type {
+  ChildRef,
+  DeliveryOutcome,
+  EngineStatus,
+  FactDelivery,
+  Sink,
+  UnavailableReason,
+} from "./sink.js";
 
 /**
  * Several sinks as one (Home Assistant and the demo's terminal). The first is the one that
- * acknowledges events: it is sent to first, synchronously, as Sink.publishEvent requires.
+ * acknowledges events and keeps the delivery record; the others are shown each fact after it.
  */
 export class FanOutSink implements Sink {
   readonly #sinks: readonly Sink[];
 
   constructor(sinks: readonly Sink[]) {
     this.#sinks = sinks;
+  }
+
+  get ready(): boolean {
+    return this.#sinks.every((sink) => sink.ready);
   }
 
   async whenReady(signal: AbortSignal): Promise<void> {
@@ -20,23 +31,23 @@ export class FanOutSink implements Sink {
     await Promise.all(this.#sinks.map((sink) => sink.setChildren(children)));
   }
 
-  async publishToday(child: ChildRef, today: Today): Promise<void> {
-    await Promise.all(this.#sinks.map((sink) => sink.publishToday(child, today)));
+  async publishToday(child: ChildRef, today: Today, readAt: number): Promise<void> {
+    await Promise.all(this.#sinks.map((sink) => sink.publishToday(child, today, readAt)));
   }
 
-  publishEvent(child: ChildRef, event: ApiEvent): Promise<void> {
+  async publishEvent(child: ChildRef, delivery: FactDelivery): Promise<DeliveryOutcome> {
     const [first, ...others] = this.#sinks;
-    if (!first) return Promise.resolve();
-    return first.publishEvent(child, event).then(async () => {
-      await Promise.allSettled(others.map((sink) => sink.publishEvent(child, event)));
-    });
+    if (!first) return {};
+    const outcome = await first.publishEvent(child, delivery);
+    await Promise.allSettled(others.map((sink) => sink.publishEvent(child, delivery)));
+    return outcome;
   }
 
   async publishStatus(status: EngineStatus): Promise<void> {
     await Promise.all(this.#sinks.map((sink) => sink.publishStatus(status)));
   }
 
-  async markUnavailable(child: ChildRef, reason: string): Promise<void> {
+  async markUnavailable(child: ChildRef, reason: UnavailableReason): Promise<void> {
     await Promise.all(this.#sinks.map((sink) => sink.markUnavailable(child, reason)));
   }
 }

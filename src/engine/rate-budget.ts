@@ -1,4 +1,5 @@
 import { sleep } from "./sleep.js";
+import type { RequestHistory, RequestRecord } from "./storage.js";
 
 export interface RateBudgetOptions {
   /** What the API allows a token per minute. */
@@ -6,45 +7,94 @@ export interface RateBudgetOptions {
   /** Requests kept in reserve below the limit (clock skew, a request the API counts twice). */
   safetyMargin?: number;
   windowMs?: number;
+  /** Where the requests are kept across restarts; in memory only without it. */
+  history?: RequestHistory;
 }
 
+/** A request recorded without its answer was in flight when the process died: it reached the API
+ * by this long after it left, at the latest, as far as the window is concerned. */
+const IN_FLIGHT_AT_CRASH_MS = 5_000;
+
 /**
- * The one request budget of a token: never more than `limit − margin` requests in any sliding
- * window, across all its children and both base addresses. Every HTTP request takes a slot
- * before it leaves (retries and legacy fallbacks included), because the API counts them all.
+ * The one request budget of a token: never more than `limit − margin` requests in any window,
+ * across all its children and both base addresses. Every HTTP request takes a slot before it
+ * leaves (retries and legacy fallbacks included), because the API counts them all.
+ *
+ * A slot frees one window after the request's answer, not after its departure: the API counts a
+ * request when it arrives, which can be later than when it left, so counting from the answer
+ * keeps the API's own window within the budget too. The requests are kept in a history so that a
+ * bridge restarted within the window (a crash loop) still counts what it sent.
  */
 export class RateBudget {
   readonly perWindow: number;
   readonly windowMs: number;
-  /** Send times of the requests still inside the window, oldest first. */
-  readonly #sent: number[] = [];
+  readonly #history: RequestHistory | undefined;
+  readonly #requests: RequestRecord[] = [];
   #pausedUntil = 0;
   #rateLimitedCount = 0;
+  #lastSentAt = 0;
 
   constructor(options: RateBudgetOptions = {}) {
     const limit = options.limitPerMinute ?? 30;
     this.perWindow = Math.max(1, limit - (options.safetyMargin ?? 2));
     this.windowMs = options.windowMs ?? 60_000;
+    this.#history = options.history;
+    if (this.#history) {
+      const loaded = this.#history.load();
+      const now = Date.now();
+      for (const request of loaded.requests) {
+        // Its answer never came in the process that sent it: count it as if it came a little later.
+        this.#requests.push({
+          sentAt: request.sentAt,
+          settledAt: request.settledAt ?? request.sentAt + IN_FLIGHT_AT_CRASH_MS,
+        });
+        this.#lastSentAt = Math.max(this.#lastSentAt, request.sentAt);
+      }
+      this.#pausedUntil = loaded.pausedUntil;
+      this.#forget(now);
+    }
   }
 
-  /** Waits for a free slot (and the end of any pause), then takes it. */
-  async acquire(signal?: AbortSignal): Promise<void> {
+  /**
+   * Waits for a free slot (and the end of any pause), then takes it. Returns the function to call
+   * once the request has its answer or has failed.
+   */
+  async acquire(signal?: AbortSignal): Promise<() => void> {
     for (;;) {
       const wait = this.waitMs();
       if (wait <= 0) break;
       await sleep(wait, signal);
     }
     signal?.throwIfAborted();
-    this.#sent.push(Date.now());
+    // Strictly increasing send times: the history keys requests by them.
+    const sentAt = Math.max(Date.now(), this.#lastSentAt + 1);
+    this.#lastSentAt = sentAt;
+    const request: RequestRecord = { sentAt };
+    this.#requests.push(request);
+    this.#history?.sent(sentAt);
+    let settled = false;
+    return () => {
+      if (settled) return;
+      settled = true;
+      request.settledAt = Math.max(Date.now(), sentAt);
+      this.#history?.settled(sentAt, request.settledAt);
+    };
   }
 
   /** How long until a request may leave; 0 when it may leave now. */
   waitMs(now: number = Date.now()): number {
     this.#forget(now);
     const pause = this.#pausedUntil - now;
-    const oldest = this.#sent[0];
-    const full =
-      this.#sent.length >= this.perWindow && oldest !== undefined ? oldest + this.windowMs - now : 0;
+    let full = 0;
+    if (this.#requests.length >= this.perWindow) {
+      // Slots free one window after each answer; one still in flight holds its slot until then.
+      const frees = this.#requests
+        .map((r) => (r.settledAt === undefined ? Number.POSITIVE_INFINITY : r.settledAt + this.windowMs))
+        .sort((a, b) => a - b);
+      const next = frees[this.#requests.length - this.perWindow] ?? now;
+      // All the slots held by requests in flight: check again shortly.
+      full = Number.isFinite(next) ? next - now : 100;
+    }
     return Math.max(pause, full, 0);
   }
 
@@ -55,6 +105,7 @@ export class RateBudget {
   pauseAfterRateLimit(retryAfterMs: number | undefined, now: number = Date.now()): void {
     this.#rateLimitedCount++;
     this.#pausedUntil = Math.max(this.#pausedUntil, now + (retryAfterMs ?? this.windowMs));
+    this.#history?.paused(this.#pausedUntil);
   }
 
   isPaused(now: number = Date.now()): boolean {
@@ -64,7 +115,7 @@ export class RateBudget {
   /** Requests sent in the last window. */
   usedInWindow(now: number = Date.now()): number {
     this.#forget(now);
-    return this.#sent.length;
+    return this.#requests.filter((r) => r.sentAt > now - this.windowMs).length;
   }
 
   /** 429 answers received since start. */
@@ -72,7 +123,11 @@ export class RateBudget {
     return this.#rateLimitedCount;
   }
 
+  /** Drops the requests whose slot has freed. */
   #forget(now: number): void {
-    while (this.#sent.length > 0 && (this.#sent[0] as number) <= now - this.windowMs) this.#sent.shift();
+    for (let i = this.#requests.length - 1; i >= 0; i--) {
+      const settledAt = this.#requests[i]?.settledAt;
+      if (settledAt !== undefined && settledAt + this.windowMs <= now) this.#requests.splice(i, 1);
+    }
   }
 }

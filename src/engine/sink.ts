@@ -3,7 +3,21 @@ import type { ApiEvent, Child, Today } from "../api/schemas.js";
 /** A child as the engine knows it (as listed by GET /children). */
 export type ChildRef = Child;
 
-export type BridgeState = "starting" | "ok" | "token_invalid" | "rate_limited" | "api_unreachable";
+export type BridgeState =
+  | "starting"
+  | "ok"
+  | "token_invalid"
+  | "rate_limited"
+  | "api_unreachable"
+  | "stopped";
+
+/** Why a child's facts cannot be shown; each sink words it for its readers. */
+export type UnavailableReason =
+  | "rules_not_synced"
+  | "not_covered"
+  | "token_rejected"
+  | "api_unreachable"
+  | "bridge_stopped";
 
 export interface EngineStatus {
   state: BridgeState;
@@ -19,6 +33,28 @@ export interface EngineStatus {
   /** 429 answers since start (the budget is meant to keep this at 0). */
   rateLimitedCount: number;
   lastError: string | null;
+  /** When the main loop last turned (epoch ms): a stale value means a stuck or stopped bridge. */
+  lastTurnAt: number;
+}
+
+/** One journal fact on its way to the sink. */
+export interface FactDelivery {
+  event: ApiEvent;
+  /** How late it is: seconds from the fact (its `at`) to now. */
+  ageSeconds: number;
+  /** Older than the configured threshold: a catch-up (first start, an outage), not news. */
+  replayed: boolean;
+  /** Sent before without an answer (the bridge died, the link dropped): it may have arrived. */
+  inDoubt: boolean;
+  /** What the sink returned for the child's last acknowledged fact. */
+  lastReceipt: string | undefined;
+}
+
+export interface DeliveryOutcome {
+  /** Kept by the engine and handed back with the child's next fact (see FactDelivery). */
+  receipt?: string;
+  /** The sink's own record showed the fact had arrived before: it was not sent again. */
+  alreadyDelivered?: boolean;
 }
 
 /**
@@ -28,19 +64,23 @@ export interface EngineStatus {
 export interface Sink {
   /** Resolves when facts can be taken (e.g. Home Assistant connected and RUNNING). */
   whenReady(signal: AbortSignal): Promise<void>;
+  /** Whether facts can be taken right now. */
+  readonly ready: boolean;
   /** The children being followed (all of them, so names can be told apart). */
   setChildren(children: readonly ChildRef[]): Promise<void>;
-  publishToday(child: ChildRef, today: Today): Promise<void>;
+  /** Today's state of a child, read from the API at `readAt` (epoch ms). */
+  publishToday(child: ChildRef, today: Today, readAt: number): Promise<void>;
   /**
-   * Hands one journal fact to the destination and resolves once it is acknowledged. The fact must
-   * leave synchronously, before the first await: the engine records it as delivered just before
-   * the call, so that a crash cannot fall between the record and the delivery.
-   * Rejects with NotDeliveredError when the fact certainly did not leave.
+   * Hands one journal fact to the destination and resolves once it is acknowledged. A fact in
+   * doubt is resolved by the sink against its own record where it keeps one, and marked as
+   * possibly repeated where that record cannot tell.
+   * Rejects with NotDeliveredError when the fact certainly did not arrive, MaybeDeliveredError
+   * when it left but no answer came.
    */
-  publishEvent(child: ChildRef, event: ApiEvent): Promise<void>;
+  publishEvent(child: ChildRef, delivery: FactDelivery): Promise<DeliveryOutcome>;
   publishStatus(status: EngineStatus): Promise<void>;
   /** The child's facts cannot be read; its last good values are no longer current. */
-  markUnavailable(child: ChildRef, reason: string): Promise<void>;
+  markUnavailable(child: ChildRef, reason: UnavailableReason): Promise<void>;
 }
 
 /** The fact did not reach the sink (not connected, refused): safe to send again later. */
@@ -50,7 +90,7 @@ export class NotDeliveredError extends Error {
 
 /**
  * The fact left but no acknowledgement came back (the connection dropped): it may or may not have
- * arrived. The engine counts it as delivered rather than risk a repeat.
+ * arrived. The engine keeps it in doubt and sends it again as such once the sink is back.
  */
 export class MaybeDeliveredError extends Error {
   override name = "MaybeDeliveredError";

@@ -7,9 +7,38 @@ export interface CursorStore {
   delete(childId: string): Promise<void>;
 }
 
-/** Ids of recently delivered facts per child, written synchronously (see DeliveredLog). */
-export interface DeliveredIds {
-  has(childId: string, eventId: string): boolean;
+/**
+ * Where a journal fact stands with the sink: `in_doubt` once it is about to be sent, until the
+ * sink acknowledges it (`acknowledged`). A fact found in doubt after a crash may have arrived:
+ * it is sent again as such, and the sink resolves it against its own record.
+ */
+export type DeliveryState = "in_doubt" | "acknowledged";
+
+/** Recently delivered facts per child, each change durable against a kill when it returns. */
+export interface DeliveryLedger {
+  stateOf(childId: string, eventId: string): DeliveryState | undefined;
+  /** The fact is about to be sent. */
   claim(childId: string, eventId: string): void;
+  /** The sink took the fact; `receipt` is what it returned, kept for its next fact in doubt. */
+  acknowledge(childId: string, eventId: string, receipt?: string): void;
+  /** The fact certainly did not leave: forget the claim. */
   release(childId: string, eventId: string): void;
+  /** The receipt of the child's last acknowledged fact. */
+  receiptOf(childId: string): string | undefined;
+}
+
+/** One request as the rate budget recorded it. */
+export interface RequestRecord {
+  sentAt: number;
+  /** When its answer (or its failure) came; missing while in flight, or when the process died. */
+  settledAt?: number;
+}
+
+/** The requests of the current rate window and any pause, kept across restarts of the bridge. */
+export interface RequestHistory {
+  load(): { requests: RequestRecord[]; pausedUntil: number };
+  sent(sentAt: number): void;
+  settled(sentAt: number, settledAt: number): void;
+  /** Nothing may leave before `until` (after a 429). */
+  paused(until: number): void;
 }

@@ -97,6 +97,12 @@ export class HaConnection {
     return this.#ready;
   }
 
+  /** Scripts spell a service call `action:` from Home Assistant 2024.8; `service:` before. */
+  get supportsActionKey(): boolean {
+    const [year = 0, month = 0] = (this.#conn?.haVersion ?? "").split(".").map(Number);
+    return year > 2024 || (year === 2024 && month >= 8);
+  }
+
   whenReady(signal: AbortSignal): Promise<void> {
     if (this.#ready) return Promise.resolve();
     return new Promise((resolve, reject) => {

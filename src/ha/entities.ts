@@ -1,5 +1,6 @@
 import type { Behavior, Today } from "../api/schemas.js";
-import type { BridgeState, EngineStatus } from "../engine/sink.js";
+import type { BridgeState, EngineStatus, UnavailableReason } from "../engine/sink.js";
+import { reasonText } from "../engine/unavailable-reason.js";
 
 // Pure mapping of facts to Home Assistant entity ids, states and attributes, as the bridge
 // contract fixes them. snake_case lives here, at the edge; nothing here does I/O.
@@ -106,7 +107,11 @@ const UNKNOWN = "unknown";
 /** An ISO 8601 instant with an explicit UTC offset (Home Assistant's time trigger needs one). */
 export function withOffset(iso: string): string | undefined {
   const ms = Date.parse(iso);
-  if (Number.isNaN(ms)) return undefined;
+  return Number.isNaN(ms) ? undefined : isoTime(ms);
+}
+
+/** An instant as Home Assistant writes times: whole seconds, `+00:00`. */
+function isoTime(ms: number): string {
   return new Date(ms).toISOString().replace(/\.\d{3}Z$/, "+00:00");
 }
 
@@ -135,8 +140,20 @@ function behaviorItems(behaviors: readonly Behavior[]) {
   }));
 }
 
-/** Every entity of a child from today's answer; a CalmDay (the other household's day) included. */
-export function childEntities(child: ChildIdentity, today: Today): EntityState[] {
+/**
+ * Every entity of a child from today's answer (a CalmDay, the other household's day, included),
+ * each with `last_read`: when the values were last read from the API, so a template can tell
+ * a stale value.
+ */
+export function childEntities(child: ChildIdentity, today: Today, readAt: number): EntityState[] {
+  const lastRead = isoTime(readAt);
+  return todayEntities(child, today).map((state) => ({
+    ...state,
+    attributes: { ...state.attributes, last_read: lastRead },
+  }));
+}
+
+function todayEntities(child: ChildIdentity, today: Today): EntityState[] {
   if (!today.isMyDay) {
     // The other household's day: the API says nothing but that. Minutes are 0 here (nothing can
     // be used at this home), what cannot be known is `unknown`.
@@ -192,9 +209,17 @@ export function childEntities(child: ChildIdentity, today: Today): EntityState[]
   ];
 }
 
-/** Every entity of a child whose facts cannot be read, with the reason. */
-export function unavailableChildEntities(child: ChildIdentity, reason: string): EntityState[] {
-  return childEntityKinds.map((kind) => entity(child, kind, "unavailable", { reason }));
+/**
+ * Every entity of a child whose facts cannot be read, with the reason, and when they were last
+ * read (null if never in this run).
+ */
+export function unavailableChildEntities(
+  child: ChildIdentity,
+  reason: UnavailableReason,
+  lastReadAt?: number,
+): EntityState[] {
+  const attributes = { reason: reasonText(reason), last_read: lastReadAt ? isoTime(lastReadAt) : null };
+  return childEntityKinds.map((kind) => entity(child, kind, "unavailable", attributes));
 }
 
 /** The bridge's own status sensor. `haDegraded` is the publisher's own judgement. */
@@ -212,6 +237,7 @@ export function statusEntity(status: EngineStatus, haDegraded = false): EntitySt
       children: status.children.map((c) => c.firstName),
       rate_limited_count: status.rateLimitedCount,
       last_error: status.lastError?.slice(0, MAX_STATE_LENGTH) ?? null,
+      last_turn: status.lastTurnAt ? isoTime(status.lastTurnAt) : null,
       friendly_name: "Reward Facts status",
       icon: "mdi:bridge",
     },

@@ -1,11 +1,18 @@
-import type { ApiEvent } from "../api/schemas.js";
+import type { FactDelivery } from "../engine/sink.js";
 import type { ChildIdentity } from "./entities.js";
 
 /** The one bus event type the bridge fires, once per journal fact. */
 export const EVENT_TYPE = "reward_facts_event";
 
-/** The bus event's data for a journal fact, as the contract names it. */
-export function eventData(child: ChildIdentity, event: ApiEvent): Record<string, unknown> {
+/**
+ * The bus event's data for a journal fact, as the contract names it, and how late it is:
+ * `age_seconds`, and `replayed` past the configured threshold (a catch-up after a first start or
+ * an outage, which an announcement should skip). `redelivered` is added by the delivery itself.
+ */
+export function eventData(
+  child: ChildIdentity,
+  { event, ageSeconds, replayed }: Pick<FactDelivery, "event" | "ageSeconds" | "replayed">,
+): Record<string, unknown> {
   const common = {
     type: event.type,
     event_id: event.id,
@@ -14,6 +21,8 @@ export function eventData(child: ChildIdentity, event: ApiEvent): Record<string,
     day: event.day,
     child: child.slug,
     child_name: child.firstName,
+    age_seconds: ageSeconds,
+    replayed,
   };
   switch (event.type) {
     case "behavior_validated":

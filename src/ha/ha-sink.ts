@@ -1,13 +1,18 @@
-import type { ApiEvent, Today } from "../api/schemas.js";
+import type { Today } from "../api/schemas.js";
 import {
   type ChildRef,
+  type DeliveryOutcome,
   type EngineStatus,
+  type FactDelivery,
   MaybeDeliveredError,
   NotDeliveredError,
   type Sink,
+  type UnavailableReason,
 } from "../engine/sink.js";
 import type { Logger } from "../log/logger.js";
 import { HaConnection } from "./connection.js";
+import { DeliveryRecords } from "./delivery-records.js";
+import { deliveryScript, readDeliveryResult } from "./delivery-script.js";
 import { type ChildIdentity, childEntities, statusEntity, unavailableChildEntities } from "./entities.js";
 import { HomeAssistantConnectionError, HomeAssistantNotConnectedError } from "./errors.js";
 import { EVENT_TYPE, eventData } from "./event-data.js";
@@ -27,23 +32,35 @@ export interface HaSinkOptions {
 export const TOKEN_NOTIFICATION_ID = "reward_facts_token";
 /** Failed writes within this window make the status `ha_degraded`. */
 const DEGRADED_WINDOW_MS = 10 * 60_000;
+/** While an entity's value does not change, its `last_read` is rewritten this often (StateWriter). */
+export const LAST_READ_REFRESH_MS = 10 * 60_000;
 
 /**
  * Publishes what the engine reads into Home Assistant: states through REST, journal facts as
- * `reward_facts_event` bus events through the websocket, whose result is the acknowledgement.
+ * `reward_facts_event` bus events through the websocket, by a script that also records the fact in
+ * the child's delivery record (delivery-script.ts); the script's result is the acknowledgement.
  */
 export class HaSink implements Sink {
   readonly #logger: Logger;
   readonly #connection: HaConnection;
   readonly #states: StateWriter;
+  readonly #records: DeliveryRecords;
+  #children: readonly ChildRef[] = [];
   #slugs = new Map<string, string>();
+  /** When each child's today was last read. */
+  readonly #lastReads = new Map<string, number>();
   #status: EngineStatus | undefined;
   #notified = false;
   #lastWriteFailure = 0;
 
   constructor(options: HaSinkOptions) {
     this.#logger = options.logger;
-    this.#states = new StateWriter({ url: options.url, token: options.token, logger: options.logger });
+    this.#states = new StateWriter({
+      url: options.url,
+      token: options.token,
+      logger: options.logger,
+      refresh: { attribute: "last_read", everyMs: LAST_READ_REFRESH_MS },
+    });
     this.#connection = new HaConnection({
       url: options.url,
       token: options.token,
@@ -51,8 +68,9 @@ export class HaSink implements Sink {
       requireAdmin: options.requireAdmin,
       heartbeatMs: options.heartbeatMs ?? 30_000,
       pongTimeoutMs: options.pongTimeoutMs ?? 10_000,
-      onRunning: () => this.#republish(),
+      onRunning: () => this.#onRunning(),
     });
+    this.#records = new DeliveryRecords(this.#connection, options.logger);
   }
 
   /** Connects to Home Assistant; throws when it refuses the token or the user is not an admin. */
@@ -75,36 +93,62 @@ export class HaSink implements Sink {
   }
 
   async setChildren(children: readonly ChildRef[]): Promise<void> {
+    this.#children = children;
     this.#slugs = slugsFor(children);
+    if (this.#connection.ready) await this.#ensureRecords();
   }
 
-  async publishToday(child: ChildRef, today: Today): Promise<void> {
-    await this.#write(childEntities(this.#identity(child), today));
+  async publishToday(child: ChildRef, today: Today, readAt: number): Promise<void> {
+    this.#lastReads.set(child.id, readAt);
+    await this.#write(childEntities(this.#identity(child), today, readAt));
   }
 
-  publishEvent(child: ChildRef, event: ApiEvent): Promise<void> {
-    if (!this.#connection.ready) return Promise.reject(new NotDeliveredError("Home Assistant is not ready"));
-    // The message leaves within this call (HaConnection.command): nothing may be awaited before.
-    const sent = this.#connection.command({
-      type: "fire_event",
-      event_type: EVENT_TYPE,
-      event_data: eventData(this.#identity(child), event),
-    });
-    return sent.then(
-      () => undefined,
-      (error: unknown) => {
-        // Lost after leaving: Home Assistant may have fired it. Refused or never sent: it did not.
-        const lostInFlight =
-          error instanceof HomeAssistantConnectionError && !(error instanceof HomeAssistantNotConnectedError);
-        if (lostInFlight) {
-          throw new MaybeDeliveredError(
-            "the connection dropped before Home Assistant acknowledged the event",
-          );
-        }
-        if (!(error instanceof HomeAssistantConnectionError)) this.#lastWriteFailure = Date.now();
-        throw new NotDeliveredError(`Home Assistant did not take the event: ${(error as Error).message}`);
-      },
-    );
+  async publishEvent(child: ChildRef, delivery: FactDelivery): Promise<DeliveryOutcome> {
+    if (!this.#connection.ready) throw new NotDeliveredError("Home Assistant is not ready");
+    const data = eventData(this.#identity(child), delivery);
+    const record = await this.#recordOf(child);
+    try {
+      if (!record) {
+        // No record to ask (no input_text): a fact in doubt goes again, marked, rather than lost.
+        await this.#connection.command({
+          type: "fire_event",
+          event_type: EVENT_TYPE,
+          event_data: { ...data, redelivered: delivery.inDoubt },
+        });
+        return {};
+      }
+      const script = deliveryScript({
+        eventType: EVENT_TYPE,
+        data,
+        factId: delivery.event.id,
+        recordEntityId: record,
+        inDoubt: delivery.inDoubt,
+        expectedStamp: delivery.lastReceipt,
+        serviceKey: this.#connection.supportsActionKey ? "action" : "service",
+      });
+      const result = readDeliveryResult(await this.#connection.command({ ...script }));
+      if (!result.fired) return { alreadyDelivered: true };
+      if (result.redelivered) {
+        this.#logger.warn(
+          { child: child.firstName, event: delivery.event.id, type: delivery.event.type },
+          "Home Assistant restarted while a fact was in doubt: sent again, marked redelivered",
+        );
+      }
+      return result.stamp ? { receipt: result.stamp } : {};
+    } catch (error) {
+      // Lost after leaving: Home Assistant may have fired it. Refused or never sent: it did not.
+      const lostInFlight =
+        error instanceof HomeAssistantConnectionError && !(error instanceof HomeAssistantNotConnectedError);
+      if (lostInFlight) {
+        throw new MaybeDeliveredError("the connection dropped before Home Assistant acknowledged the event");
+      }
+      if (!(error instanceof HomeAssistantConnectionError)) {
+        this.#lastWriteFailure = Date.now();
+        // The record may be gone (a helper deleted by hand): look for it again next time.
+        this.#records.reset();
+      }
+      throw new NotDeliveredError(`Home Assistant did not take the event: ${(error as Error).message}`);
+    }
   }
 
   async publishStatus(status: EngineStatus): Promise<void> {
@@ -114,8 +158,8 @@ export class HaSink implements Sink {
     await this.#followTokenNotification(status);
   }
 
-  async markUnavailable(child: ChildRef, reason: string): Promise<void> {
-    await this.#write(unavailableChildEntities(this.#identity(child), reason));
+  async markUnavailable(child: ChildRef, reason: UnavailableReason): Promise<void> {
+    await this.#write(unavailableChildEntities(this.#identity(child), reason, this.#lastReads.get(child.id)));
   }
 
   async close(): Promise<void> {
@@ -159,6 +203,37 @@ export class HaSink implements Sink {
     } catch (error) {
       this.#logger.warn({ err: error }, "the token notification could not be updated in Home Assistant");
     }
+  }
+
+  /** After every (re)connection, before facts flow: the records, every state, the notification. */
+  async #onRunning(): Promise<void> {
+    // Home Assistant may have restarted and lost a helper created just before.
+    this.#records.reset();
+    await this.#ensureRecords().catch((error: unknown) => {
+      // Not a reason to hold the states back: each fact asks again before it is sent.
+      this.#logger.warn({ err: error }, "the delivery records could not be checked in Home Assistant");
+    });
+    await this.#republish();
+  }
+
+  /** The child's delivery record; undefined only when Home Assistant cannot keep one. */
+  async #recordOf(child: ChildRef): Promise<string | undefined> {
+    const known = this.#records.entityFor(child.id);
+    if (known || this.#records.supported === false) return known;
+    let supported: boolean;
+    try {
+      supported = await this.#records.ensure([child]);
+    } catch (error) {
+      throw new NotDeliveredError(`the delivery record could not be set up: ${(error as Error).message}`);
+    }
+    const record = this.#records.entityFor(child.id);
+    if (!record && supported)
+      throw new NotDeliveredError("the delivery record was not found in Home Assistant's entity registry");
+    return record;
+  }
+
+  async #ensureRecords(): Promise<void> {
+    await this.#records.ensure(this.#children);
   }
 
   /** After Home Assistant (re)started: every state again, then the status. */

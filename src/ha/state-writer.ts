@@ -10,6 +10,12 @@ export interface StateWriterOptions {
   token: string;
   logger: Logger;
   retryMinTimeoutMs?: number;
+  /**
+   * An attribute that changes at every read (`last_read`): a state that differs only by it is
+   * rewritten only once the written one is this old, not at every read, which would fill the
+   * recorder with copies of the same values.
+   */
+  refresh?: { attribute: string; everyMs: number };
 }
 
 /**
@@ -22,8 +28,8 @@ export class StateWriter {
   readonly #agent = new Agent({ connectTimeout: 10_000, headersTimeout: 15_000, bodyTimeout: 15_000 });
   /** The latest state asked for per entity, written or not (republished after a restart). */
   readonly #desired = new Map<string, EntityState>();
-  /** What Home Assistant was last sent successfully per entity, to skip unchanged writes. */
-  readonly #writtenKeys = new Map<string, string>();
+  /** What Home Assistant was last sent successfully per entity, and when, to skip unchanged writes. */
+  readonly #written = new Map<string, { key: string; at: number }>();
 
   constructor(options: StateWriterOptions) {
     this.#o = options;
@@ -34,10 +40,12 @@ export class StateWriter {
     let written = 0;
     for (const state of states) {
       this.#desired.set(state.entityId, state);
-      const key = keyOf(state);
-      if (this.#writtenKeys.get(state.entityId) === key) continue;
+      const key = this.#keyOf(state);
+      const before = this.#written.get(state.entityId);
+      const everyMs = this.#o.refresh?.everyMs ?? Number.POSITIVE_INFINITY;
+      if (before?.key === key && Date.now() - before.at < everyMs) continue;
       await this.#post(state);
-      this.#writtenKeys.set(state.entityId, key);
+      this.#written.set(state.entityId, { key, at: Date.now() });
       written++;
     }
     return written;
@@ -48,7 +56,7 @@ export class StateWriter {
     const states = [...this.#desired.values()];
     for (const state of states) {
       await this.#post(state);
-      this.#writtenKeys.set(state.entityId, keyOf(state));
+      this.#written.set(state.entityId, { key: this.#keyOf(state), at: Date.now() });
     }
     return states.length;
   }
@@ -60,6 +68,14 @@ export class StateWriter {
 
   async close(): Promise<void> {
     await this.#agent.close();
+  }
+
+  #keyOf(state: EntityState): string {
+    const refreshed = this.#o.refresh?.attribute;
+    if (!refreshed || !(refreshed in state.attributes))
+      return JSON.stringify([state.state, state.attributes]);
+    const { [refreshed]: _left, ...attributes } = state.attributes;
+    return JSON.stringify([state.state, attributes]);
   }
 
   #post(state: EntityState): Promise<void> {
@@ -92,8 +108,4 @@ export class StateWriter {
       },
     );
   }
-}
-
-function keyOf(state: EntityState): string {
-  return JSON.stringify([state.state, state.attributes]);
 }

@@ -1,147 +1,154 @@
-import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import writeFileAtomic from "write-file-atomic";
+import type { DeliveryLedger, DeliveryState } from "../engine/storage.js";
 import type { Logger } from "../log/logger.js";
-import { StoreOpenError, StoreWriteError } from "./errors.js";
+import { AppendLog } from "./append-log.js";
+import { StoreError, StoreOpenError } from "./errors.js";
 
 export interface DeliveredLogOptions {
   dataDir: string;
   logger: Logger;
-  /** Ids remembered per child; enough to cover a whole day replayed after a rejected cursor. */
+  /** Facts remembered per child; enough to cover a whole day replayed after a rejected cursor. */
   perChild?: number;
 }
 
 export const DELIVERED_LOG_FILE = "delivered-events.log";
+const HEADER = "#delivered-events v2";
 
 /**
- * The ids of the journal facts recently handed to the sink, per child, so that a fact read twice
- * (a crash after delivery but before the cursor was stored, a cursor rejected and replaced by the
- * day's start) is dropped the second time.
+ * Where each recent journal fact stands with the sink, per child: claimed (in doubt) just before
+ * it is sent, acknowledged once the sink took it. A fact read again (after a crash, or a day
+ * replayed after a rejected cursor) is dropped when acknowledged, and sent again as "in doubt"
+ * when it was claimed only: the sink then asks its own record whether it arrived.
  *
- * A claim is written synchronously, with no await between it and the delivery that follows, so a
- * kill -9 cannot fall between the two: each is one `write(2)` appending a line to a log, which the
- * kernel keeps even when the process dies. The log is compacted by an atomic rename.
- * Lines: `+<childId> <eventId>` (delivered) and `-<childId> <eventId>` (claim released).
+ * Every change is one appended line (see AppendLog), so a kill -9 never loses one. Lines:
+ * `+<child> <event>` claimed, `=<child> <event>[ <receipt>]` acknowledged, `-<child> <event>`
+ * released, `@<child> <receipt>` the child's last receipt (after a rewrite). Files written before
+ * version 2 have no header, and their `+` lines meant "delivered".
  */
-export class DeliveredLog {
-  readonly #path: string;
+export class DeliveredLog implements DeliveryLedger {
+  readonly #log: AppendLog;
   readonly #perChild: number;
-  readonly #byChild = new Map<string, Set<string>>();
-  #fd: number;
-  #lines = 0;
+  readonly #byChild = new Map<string, Map<string, DeliveryState>>();
+  readonly #receipts = new Map<string, string>();
 
-  private constructor(path: string, perChild: number, fd: number) {
-    this.#path = path;
+  private constructor(log: AppendLog, perChild: number) {
+    this.#log = log;
     this.#perChild = perChild;
-    this.#fd = fd;
   }
 
   /** Opens (or creates) the log in `dataDir`; StoreOpenError when the directory refuses. */
   static open(options: DeliveredLogOptions): DeliveredLog {
-    const path = join(options.dataDir, DELIVERED_LOG_FILE);
-    const log = new DeliveredLog(path, options.perChild ?? 2_000, -1);
+    const opened = AppendLog.open(join(options.dataDir, DELIVERED_LOG_FILE), "delivered-events log");
+    const ledger = new DeliveredLog(opened.log, options.perChild ?? 2_000);
+    const unreadable = ledger.#load(opened.lines) + opened.torn;
+    if (unreadable > 0) {
+      // Only a power cut mid-append leaves a torn line; the fact it named may repeat once.
+      options.logger.warn(
+        { path: opened.log.path, unreadable },
+        "skipped unreadable lines of the delivered-events log",
+      );
+    }
     try {
-      mkdirSync(options.dataDir, { recursive: true });
-      log.#load(options.logger);
-      log.#compact();
+      ledger.#rewrite();
     } catch (error) {
-      throw new StoreOpenError("the delivered-events log cannot be opened", path, codeOf(error), {
+      opened.log.close();
+      const code = error instanceof StoreError ? error.code : undefined;
+      throw new StoreOpenError("the delivered-events log cannot be written", opened.log.path, code, {
         cause: error,
       });
     }
-    return log;
+    return ledger;
   }
 
-  has(childId: string, eventId: string): boolean {
-    return this.#byChild.get(childId)?.has(eventId) ?? false;
+  stateOf(childId: string, eventId: string): DeliveryState | undefined {
+    return this.#byChild.get(childId)?.get(eventId);
   }
 
-  /** Records a fact as delivered; durable against a process kill when it returns. */
   claim(childId: string, eventId: string): void {
-    this.#append(`+${childId} ${eventId}\n`);
-    this.#remember(childId, eventId);
+    this.#append(`+${childId} ${eventId}`);
+    this.#set(childId, eventId, "in_doubt");
   }
 
-  /** Takes back a claim whose delivery certainly failed, so the fact is sent again. */
+  acknowledge(childId: string, eventId: string, receipt?: string): void {
+    this.#append(`=${childId} ${eventId}${receipt ? ` ${receipt}` : ""}`);
+    this.#set(childId, eventId, "acknowledged");
+    if (receipt) this.#receipts.set(childId, receipt);
+  }
+
   release(childId: string, eventId: string): void {
-    this.#append(`-${childId} ${eventId}\n`);
+    this.#append(`-${childId} ${eventId}`);
     this.#byChild.get(childId)?.delete(eventId);
   }
 
+  receiptOf(childId: string): string | undefined {
+    return this.#receipts.get(childId);
+  }
+
   close(): void {
-    if (this.#fd >= 0) closeSync(this.#fd);
-    this.#fd = -1;
+    this.#log.close();
   }
 
   #append(line: string): void {
-    try {
-      // Compact before the line, never after: the claim must be the last write before the
-      // delivery that follows it, with no fsync-long compaction in between.
-      if (this.#lines >= 4 * Math.max(this.#perChild, this.#retained())) this.#compact();
-      writeSync(this.#fd, line);
-      this.#lines++;
-    } catch (error) {
-      throw new StoreWriteError("the delivered-events log cannot be written", this.#path, codeOf(error), {
-        cause: error,
-      });
-    }
+    // Rewrite before the line, never after: a claim must be the last write before the send that
+    // follows it, with no fsync-long rewrite in between.
+    if (this.#log.appended >= 4 * Math.max(this.#perChild, this.#retained())) this.#rewrite();
+    this.#log.append(line);
   }
 
-  #remember(childId: string, eventId: string): void {
-    let ids = this.#byChild.get(childId);
-    if (!ids) {
-      ids = new Set();
-      this.#byChild.set(childId, ids);
+  #set(childId: string, eventId: string, state: DeliveryState): void {
+    let facts = this.#byChild.get(childId);
+    if (!facts) {
+      facts = new Map();
+      this.#byChild.set(childId, facts);
     }
-    ids.delete(eventId);
-    ids.add(eventId);
-    // A Set iterates in insertion order: the first entries are the oldest.
-    while (ids.size > this.#perChild) ids.delete(ids.values().next().value as string);
+    facts.delete(eventId);
+    facts.set(eventId, state);
+    // A Map iterates in insertion order: the first entries are the oldest.
+    while (facts.size > this.#perChild) facts.delete(facts.keys().next().value as string);
   }
 
   #retained(): number {
     let total = 0;
-    for (const ids of this.#byChild.values()) total += ids.size;
+    for (const facts of this.#byChild.values()) total += facts.size;
     return total;
   }
 
-  #load(logger: Logger): void {
-    let text: string;
-    try {
-      text = readFileSync(this.#path, "utf8");
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
-      throw error;
-    }
+  /** Replays the lines of the file; returns how many could not be read. */
+  #load(lines: readonly string[]): number {
+    const legacy = lines[0] !== HEADER;
     let unreadable = 0;
-    for (const line of text.split("\n")) {
-      if (line === "") continue;
-      const match = /^([+-])(\S+) (\S+)$/.exec(line);
+    for (const line of legacy ? lines : lines.slice(1)) {
+      const match = /^([+=@-])(\S+) (\S+)(?: (\S+))?$/.exec(line);
       if (!match) {
-        // Only a power cut mid-append leaves a torn line; the fact it named may repeat once.
         unreadable++;
         continue;
       }
-      const [, sign, childId, eventId] = match as unknown as [string, string, string, string];
-      if (sign === "+") this.#remember(childId, eventId);
-      else this.#byChild.get(childId)?.delete(eventId);
+      const [, sign, childId, second, receipt] = match as unknown as [
+        string,
+        string,
+        string,
+        string,
+        string?,
+      ];
+      if (sign === "@") this.#receipts.set(childId, second);
+      else if (sign === "-") this.#byChild.get(childId)?.delete(second);
+      else if (sign === "+") this.#set(childId, second, legacy ? "acknowledged" : "in_doubt");
+      else {
+        this.#set(childId, second, "acknowledged");
+        if (receipt) this.#receipts.set(childId, receipt);
+      }
     }
-    if (unreadable > 0)
-      logger.warn({ path: this.#path, unreadable }, "skipped unreadable lines of the delivered-events log");
+    return unreadable;
   }
 
-  /** Rewrites the log with only the remembered ids, atomically, then appends to the new file. */
-  #compact(): void {
-    let text = "";
-    for (const [childId, ids] of this.#byChild) for (const id of ids) text += `+${childId} ${id}\n`;
-    if (this.#fd >= 0) closeSync(this.#fd);
-    writeFileAtomic.sync(this.#path, text, { fsync: true });
-    this.#fd = openSync(this.#path, "a");
-    this.#lines = this.#retained();
+  /** Rewrites the file with only what is remembered (the version-2 format). */
+  #rewrite(): void {
+    const lines = [HEADER];
+    for (const [childId, facts] of this.#byChild) {
+      for (const [eventId, state] of facts)
+        lines.push(`${state === "in_doubt" ? "+" : "="}${childId} ${eventId}`);
+    }
+    for (const [childId, receipt] of this.#receipts) lines.push(`@${childId} ${receipt}`);
+    this.#log.rewrite(lines);
   }
-}
-
-function codeOf(error: unknown): string | undefined {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  return typeof code === "string" ? code : undefined;
 }

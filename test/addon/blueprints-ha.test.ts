@@ -183,7 +183,15 @@ describe("the blueprints in Home Assistant", () => {
   });
 
   it("celebrate the chosen child's behaviors and cheers, and nothing else", async () => {
-    const base = { ...lea, child: "lea", day: "2026-11-21", at: "2026-11-21T16:00:00Z" };
+    const base = {
+      ...lea,
+      child: "lea",
+      day: "2026-11-21",
+      at: "2026-11-21T16:00:00Z",
+      age_seconds: 40,
+      replayed: false,
+      redelivered: false,
+    };
     await ha.fireEvent(EVENT_TYPE, { ...base, event_id: "e1", type: "session_started", minutes: 20 });
     await ha.fireEvent(EVENT_TYPE, {
       ...base,
@@ -200,8 +208,24 @@ describe("the blueprints in Home Assistant", () => {
       behavior_id: "b1",
       label: "Homework",
     });
+    // Late facts: a morning's cheer read at night, a fact that may have fired once already.
+    await ha.fireEvent(EVENT_TYPE, {
+      ...base,
+      event_id: "e5",
+      type: "cheer_sent",
+      cheer: "bravo",
+      replayed: true,
+    });
+    await ha.fireEvent(EVENT_TYPE, {
+      ...base,
+      event_id: "e6",
+      type: "cheer_sent",
+      cheer: "seen",
+      replayed: false,
+      redelivered: true,
+    });
     await ha.waitFor(() => seen("rf_celebrated").length >= 2, { description: "two celebrations" });
-    await sleep(1_000);
+    await sleep(1_500);
     expect(seen("rf_celebrated").map((event) => event.data)).toEqual([
       { message: "Léa, you got a cheer: super!", child_name: "Léa" },
       { message: "Well done Léa: Homework!", child_name: "Léa" },

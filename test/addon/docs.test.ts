@@ -7,7 +7,7 @@ import { apiEventTypes } from "../../src/api/schemas.js";
 import { environmentNames } from "../../src/config/load-config.js";
 import { optionsSchema } from "../../src/config/options-schema.js";
 import type { BridgeState } from "../../src/engine/sink.js";
-import { unavailableReasons } from "../../src/engine/unavailable-reasons.js";
+import { reasonText, unavailableReasonKinds } from "../../src/engine/unavailable-reason.js";
 import {
   type ChildIdentity,
   childEntities,
@@ -35,6 +35,7 @@ const statusStates: Record<BridgeState | "ha_degraded", true> = {
   token_invalid: true,
   rate_limited: true,
   api_unreachable: true,
+  stopped: true,
   ha_degraded: true,
 };
 
@@ -78,9 +79,9 @@ describe("DOCS.md", () => {
 
   it("documents every attribute the entities carry", () => {
     const states = [
-      ...childEntities(child, myDay),
-      ...childEntities(child, calmDay),
-      ...unavailableChildEntities(child, unavailableReasons.apiUnreachable),
+      ...childEntities(child, myDay, Date.now()),
+      ...childEntities(child, calmDay, Date.now()),
+      ...unavailableChildEntities(child, "api_unreachable"),
       statusEntity({
         state: "ok",
         requestsLastMinute: 3,
@@ -90,6 +91,7 @@ describe("DOCS.md", () => {
         children: [child],
         rateLimitedCount: 0,
         lastError: null,
+        lastTurnAt: Date.now(),
       }),
     ];
     const attributes = new Set(states.flatMap((state) => Object.keys(state.attributes)));
@@ -97,14 +99,18 @@ describe("DOCS.md", () => {
   });
 
   it("explains every reason an entity can be unavailable", () => {
-    for (const reason of Object.values(unavailableReasons)) expect(mentions(reason), reason).toBe(true);
+    for (const reason of unavailableReasonKinds) expect(mentions(reasonText(reason)), reason).toBe(true);
   });
 
   it("documents the event, each of its types and each field of its data", () => {
     expect(mentions(EVENT_TYPE)).toBe(true);
     for (const type of apiEventTypes) {
       expect(mentions(type), type).toBe(true);
-      const data = eventData(child, sampleEvents[type]);
+      // What the delivery adds (redelivered) with what the mapping gives.
+      const data = {
+        ...eventData(child, { event: sampleEvents[type], ageSeconds: 12, replayed: false }),
+        redelivered: false,
+      };
       for (const field of Object.keys(data)) expect(mentions(field), `${type}.${field}`).toBe(true);
       // An example of each type's data, with every field.
       const example = yamlBlocks

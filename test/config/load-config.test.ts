@@ -26,6 +26,7 @@ describe("standalone configuration from the environment", () => {
       events_interval_seconds: 30,
       today_interval_seconds: 60,
       children: [],
+      replayed_after_minutes: 10,
       log_level: "info",
     });
     expect(config).toMatchObject({

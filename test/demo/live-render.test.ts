@@ -3,7 +3,6 @@ import type { ApiEvent, Today } from "../../src/api/schemas.js";
 import { type EventRow, type LiveFrame, LiveModel } from "../../src/console/live-model.js";
 import { renderLiveView, TABLE_HEAD } from "../../src/console/live-render.js";
 import type { ChildRef, EngineStatus } from "../../src/engine/sink.js";
-import { unavailableReasons } from "../../src/engine/unavailable-reasons.js";
 
 const ZONE = "Europe/Paris";
 /** Thursday 15 January 2026, 17:00 in Paris (+01:00). */
@@ -47,6 +46,7 @@ const status: EngineStatus = {
   children: [lea, noah, ines],
   rateLimitedCount: 0,
   lastError: null,
+  lastTurnAt: Date.parse("2026-01-15T16:00:00Z"),
 };
 
 function cheer(child: ChildRef, id: string, at: string): ApiEvent {
@@ -72,7 +72,7 @@ const frame = (overrides: Partial<LiveFrame> = {}): LiveFrame => ({
   children: [
     { child: lea, today: ownDay(), unavailable: null },
     { child: noah, today: calmDay, unavailable: null },
-    { child: ines, today: null, unavailable: unavailableReasons.rulesNotSynced },
+    { child: ines, today: null, unavailable: "no rules synced yet" },
   ],
   status,
   events: [],
@@ -98,7 +98,7 @@ describe("renderLiveView", () => {
     const text = renderLiveView(
       frame({
         children: [
-          { child: ines, today: null, unavailable: unavailableReasons.rulesNotSynced },
+          { child: ines, today: null, unavailable: "no rules synced yet" },
           { child: lea, today: null, unavailable: null },
         ],
       }),
@@ -182,7 +182,7 @@ describe("LiveModel", () => {
     const model = new LiveModel();
     model.setChildren([lea, ines]);
     model.setToday(lea, ownDay());
-    model.setUnavailable(ines, unavailableReasons.rulesNotSynced);
+    model.setUnavailable(ines, "no rules synced yet");
     model.setChildren([ines, lea, noah]);
     expect(
       model.frame().children.map((row) => [row.child.firstName, row.today !== null, row.unavailable]),

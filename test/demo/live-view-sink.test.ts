@@ -27,7 +27,9 @@ const status: EngineStatus = {
   children: [lea, noah],
   rateLimitedCount: 0,
   lastError: null,
+  lastTurnAt: NOW,
 };
+const delivery = { event, ageSeconds: 1_800, replayed: false, inDoubt: false, lastReceipt: undefined };
 
 /** A stream that keeps what is written; a terminal when `tty` is set (log-update reads these). */
 function capture(tty: boolean): Writable & { text: () => string; isTTY?: boolean } {
@@ -69,11 +71,8 @@ describe("LiveViewSink, not on a terminal", () => {
     });
     sink.start();
     await sink.setChildren([lea, noah]);
-    await sink.markUnavailable(noah, "no rules synced yet");
-    const published = sink.publishEvent(lea, event);
-    // Sink.publishEvent: the fact leaves synchronously, before the first await.
-    expect(output.text()).toContain("Léa · session started: 20 min");
-    await published;
+    await sink.markUnavailable(noah, "rules_not_synced");
+    await sink.publishEvent(lea, delivery);
     await sink.publishStatus(status);
     sink.logDestination().write("WARN: something\n");
 
@@ -107,7 +106,7 @@ describe("LiveViewSink, on a terminal", () => {
     sink.start();
     await sink.setChildren([lea, noah]);
     await sink.publishStatus(status);
-    await sink.publishEvent(lea, event);
+    await sink.publishEvent(lea, delivery);
     await nextTurn();
     sink.logDestination().write("WARN: the API cannot be read\n");
     sink.close();

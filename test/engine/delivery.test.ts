@@ -193,4 +193,57 @@ describe("every journal fact exactly once", () => {
     await rig.time.advance(2 * MINUTE);
     expect(rig.sink.eventIdsOf(ordinary.id)).toEqual(rig.sim.journal(ordinary.id).map((e) => e.id));
   });
+
+  it("sends a fact found in doubt after a crash again, as such, and once", async () => {
+    rig = await EngineRig.start({
+      start: "2026-11-21T09:00:00Z",
+      prepare: (sim) => ({ childrenFilter: [sim.children.ordinary.id] }),
+    });
+    const { ordinary } = rig.sim.children;
+    rig.sim.addEvents(ordinary.id, 2, { at: "2026-11-21T08:59:00Z" });
+    await rig.time.until(() => rig?.sink.events.length === 2, MINUTE);
+    const [arrived, lost] = rig.sim.addEvents(ordinary.id, 2, { at: "2026-11-21T09:01:00Z" });
+    // As if the last run had died in the middle of both deliveries: one fact had reached the sink,
+    // the other had only been claimed. Both are in doubt; neither was acknowledged.
+    await rig.restart(({ delivered }) => {
+      delivered.claim(ordinary.id, arrived?.id as string);
+      delivered.claim(ordinary.id, lost?.id as string);
+      rig?.sink.events.push({
+        childId: ordinary.id,
+        event: arrived as never,
+        at: Date.now(),
+        delivery: {} as never,
+      });
+    });
+    await rig.time.advance(2 * MINUTE);
+
+    expect(rig.sink.eventIdsOf(ordinary.id)).toEqual(rig.sim.journal(ordinary.id).map((e) => e.id));
+    const resent = rig.sink.events.find((e) => e.event.id === lost?.id);
+    expect(resent?.delivery.inDoubt).toBe(true);
+    expect(rig.logs.matching(/had arrived already/)).toHaveLength(1);
+    expect(rig.delivered.stateOf(ordinary.id, arrived?.id as string)).toBe("acknowledged");
+  });
+
+  it("tells how late each fact is, and marks a catch-up past the threshold as replayed", async () => {
+    rig = await EngineRig.start({
+      start: "2026-11-21T18:00:00Z",
+      engine: { replayedAfterMs: 10 * MINUTE },
+      prepare: (sim) => {
+        // The morning's facts, read for the first time at 19:00 Paris time: a catch-up, not news.
+        sim.addEvent(sim.children.ordinary.id, { type: "cheer_sent" }, { at: "2026-11-21T07:30:00Z" });
+        return { childrenFilter: [sim.children.ordinary.id] };
+      },
+    });
+    const { ordinary } = rig.sim.children;
+    await rig.time.until(() => rig?.sink.events.length === 1, MINUTE);
+    rig.sim.addEvent(ordinary.id, { type: "cheer_sent" });
+    await rig.time.until(() => rig?.sink.events.length === 2, MINUTE);
+
+    const [morning, fresh] = rig.sink.events.map((e) => e.delivery);
+    expect(morning?.replayed).toBe(true);
+    expect(morning?.ageSeconds).toBeGreaterThanOrEqual(10.5 * 3_600);
+    expect(morning?.ageSeconds).toBeLessThan(10.5 * 3_600 + 60);
+    expect(fresh?.replayed).toBe(false);
+    expect(fresh?.ageSeconds).toBeLessThanOrEqual(31);
+  });
 });

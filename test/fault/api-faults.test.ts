@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { unavailableReasons } from "../../src/engine/unavailable-reasons.js";
+
 import { EngineRig } from "../support/engine-rig.js";
 
 // Every fault the simulator can produce, one after another in one long run of the engine:
@@ -76,7 +76,7 @@ describe("API faults, one after another", () => {
     const unreachable = r.logs.matching(/cannot be read/).length;
     expect(unreachable).toBeGreaterThanOrEqual(1);
     expect(r.logs.matching(/answers again/)).toHaveLength(unreachable);
-    const notSynced = r.sink.unavailable.filter((u) => u.reason === unavailableReasons.rulesNotSynced);
+    const notSynced = r.sink.unavailable.filter((u) => u.reason === "rules_not_synced");
     expect(notSynced.filter((u) => u.childId === ordinary.id)).toHaveLength(1);
     // The token never reached a log line.
     expect(r.logs.raw.join("\n")).not.toContain(r.token);

@@ -15,6 +15,8 @@ const lea: ChildIdentity = { id: "7f3c2a10-0000-4000-8000-000000000001", firstNa
 
 const today = sampleToday;
 
+const READ_AT = Date.parse("2026-11-21T16:00:00Z");
+
 const byId = (states: ReturnType<typeof childEntities>) => new Map(states.map((s) => [s.entityId, s]));
 
 describe("slugs", () => {
@@ -40,7 +42,7 @@ describe("slugs", () => {
 });
 
 describe("childEntities on the household's day", () => {
-  const states = byId(childEntities(lea, today));
+  const states = byId(childEntities(lea, today, READ_AT));
 
   it.each([
     ["sensor.reward_facts_lea_minutes_remaining", "25"],
@@ -106,12 +108,12 @@ describe("childEntities on the household's day", () => {
   });
 
   it("shows no end time when no session runs, null session and nextTier included", () => {
-    const idle = byId(childEntities(lea, { ...today, session: null, nextTier: null }));
+    const idle = byId(childEntities(lea, { ...today, session: null, nextTier: null }, READ_AT));
     expect(idle.get("sensor.reward_facts_lea_session_ends_at")?.state).toBe("unknown");
     expect(idle.get("binary_sensor.reward_facts_lea_session_running")?.state).toBe("off");
     expect(idle.get("sensor.reward_facts_lea_points")?.attributes.next_tier_points_needed).toBeNull();
     const stopped = byId(
-      childEntities(lea, { ...today, session: { running: false, endsAt: today.session?.endsAt } }),
+      childEntities(lea, { ...today, session: { running: false, endsAt: today.session?.endsAt } }, READ_AT),
     );
     expect(stopped.get("sensor.reward_facts_lea_session_ends_at")?.state).toBe("unknown");
   });
@@ -123,7 +125,7 @@ describe("childEntities on the household's day", () => {
       status: "todo" as const,
       mandatory: false,
     }));
-    for (const entity of childEntities(lea, { ...today, behaviors: many })) {
+    for (const entity of childEntities(lea, { ...today, behaviors: many }, READ_AT)) {
       expect(Buffer.byteLength(JSON.stringify(entity.attributes))).toBeLessThan(8 * 1024);
     }
   });
@@ -131,7 +133,7 @@ describe("childEntities on the household's day", () => {
 
 describe("childEntities on the other household's day", () => {
   const calm = sampleCalmDay;
-  const states = byId(childEntities(lea, calm));
+  const states = byId(childEntities(lea, calm, READ_AT));
 
   it("says 0 minutes remaining, my_day off and period unknown", () => {
     expect(states.get("sensor.reward_facts_lea_minutes_remaining")?.state).toBe("0");
@@ -142,17 +144,32 @@ describe("childEntities on the other household's day", () => {
   });
 
   it("publishes the same entities as on the household's day", () => {
-    expect([...states.keys()].sort()).toEqual([...byId(childEntities(lea, today)).keys()].sort());
+    expect([...states.keys()].sort()).toEqual([...byId(childEntities(lea, today, READ_AT)).keys()].sort());
   });
 });
 
 describe("unavailable and status", () => {
-  it("marks every entity unavailable with the reason", () => {
-    const states = unavailableChildEntities(lea, "no rules synced yet");
+  it("marks every entity unavailable with the reason in words, and when it was last read", () => {
+    const states = unavailableChildEntities(lea, "rules_not_synced");
     expect(states).toHaveLength(12);
     for (const s of states) {
       expect(s.state).toBe("unavailable");
-      expect(s.attributes).toMatchObject({ reason: "no rules synced yet", child_id: lea.id });
+      expect(s.attributes).toMatchObject({
+        reason: "no rules synced yet",
+        child_id: lea.id,
+        last_read: null,
+      });
+    }
+    const stopped = unavailableChildEntities(lea, "bridge_stopped", READ_AT);
+    expect(stopped[0]?.attributes).toMatchObject({
+      reason: "the bridge stopped",
+      last_read: "2026-11-21T16:00:00+00:00",
+    });
+  });
+
+  it("tells when each child entity was last read", () => {
+    for (const state of childEntities(lea, today, READ_AT)) {
+      expect(state.attributes.last_read, state.entityId).toBe("2026-11-21T16:00:00+00:00");
     }
   });
 
@@ -166,13 +183,21 @@ describe("unavailable and status", () => {
       children: [{ id: lea.id, firstName: "Léa" }],
       rateLimitedCount: 0,
       lastError: null,
+      lastTurnAt: READ_AT,
     };
     const entity = statusEntity(status);
     expect(entity).toMatchObject({
       entityId: "sensor.reward_facts_status",
       state: "ok",
-      attributes: { requests_last_minute: 12, budget_per_minute: 28, children: ["Léa"], last_error: null },
+      attributes: {
+        requests_last_minute: 12,
+        budget_per_minute: 28,
+        children: ["Léa"],
+        last_error: null,
+        last_turn: "2026-11-21T16:00:00+00:00",
+      },
     });
+    expect(statusEntity({ ...status, state: "stopped" }, true).state).toBe("stopped");
     expect(statusEntity(status, true).state).toBe("ha_degraded");
     expect(statusEntity({ ...status, state: "token_invalid" }, true).state).toBe("token_invalid");
   });
@@ -197,7 +222,7 @@ describe("eventData", () => {
     ],
     [{ ...common, type: "cheer_sent", cheer: "bravo" }, { cheer: "bravo" }],
   ])("maps %o", (event, specific) => {
-    expect(eventData(lea, event)).toEqual({
+    expect(eventData(lea, { event, ageSeconds: 42, replayed: false })).toEqual({
       type: event.type,
       event_id: "e1",
       child_id: lea.id,
@@ -205,6 +230,8 @@ describe("eventData", () => {
       day: "2026-11-21",
       child: "lea",
       child_name: "Léa",
+      age_seconds: 42,
+      replayed: false,
       ...specific,
     });
   });

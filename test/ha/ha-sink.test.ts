@@ -1,7 +1,7 @@
 import diagnostics from "node:diagnostics_channel";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CalmDay, TodayPayload } from "../../src/api/schemas.js";
-import { type EngineStatus, NotDeliveredError } from "../../src/engine/sink.js";
+import type { ApiEvent, CalmDay, TodayPayload } from "../../src/api/schemas.js";
+import { type EngineStatus, type FactDelivery, NotDeliveredError } from "../../src/engine/sink.js";
 import {
   HomeAssistantAuthError,
   HomeAssistantConnectionError,
@@ -47,7 +47,9 @@ const status: EngineStatus = {
   children: [child],
   rateLimitedCount: 0,
   lastError: null,
+  lastTurnAt: Date.now(),
 };
+const readAt = Date.now();
 
 /** POSTs to /api/states seen on undici's diagnostics channel while `action` runs. */
 async function statePostsDuring(action: () => Promise<void>): Promise<number> {
@@ -63,6 +65,10 @@ async function statePostsDuring(action: () => Promise<void>): Promise<number> {
     diagnostics.unsubscribe("undici:request:create", onCreate);
   }
   return posts;
+}
+
+function deliveryOf(event: ApiEvent): FactDelivery {
+  return { event, ageSeconds: 1, replayed: false, inDoubt: false, lastReceipt: undefined };
 }
 
 async function notifications(): Promise<Array<{ notification_id: string }>> {
@@ -89,17 +95,18 @@ describe("HaSink against a real Home Assistant", () => {
   });
 
   it("writes only the states that changed", async () => {
-    const first = await statePostsDuring(() => sink.publishToday(child, today));
+    const first = await statePostsDuring(() => sink.publishToday(child, today, readAt));
     expect(first).toBe(12);
     expect((await ha.getState("sensor.reward_facts_zoe_minutes_remaining"))?.state).toBe("10");
-    expect(await statePostsDuring(() => sink.publishToday(child, today))).toBe(0);
+    // The same answer read again a minute later: nothing to write (last_read waits for its refresh).
+    expect(await statePostsDuring(() => sink.publishToday(child, today, readAt + 60_000))).toBe(0);
     const changed = await statePostsDuring(() =>
-      sink.publishToday(child, { ...today, minutesConsumed: 6, minutesRemaining: 9 }),
+      sink.publishToday(child, { ...today, minutesConsumed: 6, minutesRemaining: 9 }, readAt + 1_000),
     );
     expect(changed).toBe(2);
     expect((await ha.getState("sensor.reward_facts_zoe_minutes_remaining"))?.state).toBe("9");
     const calm: CalmDay = { date: "2026-11-22", isMyDay: false };
-    await sink.publishToday(child, calm);
+    await sink.publishToday(child, calm, readAt + 2_000);
     expect((await ha.getState("binary_sensor.reward_facts_zoe_my_day"))?.state).toBe("off");
   });
 
@@ -117,11 +124,11 @@ describe("HaSink against a real Home Assistant", () => {
   });
 
   it("marks a child unavailable with the reason, then available again", async () => {
-    await sink.markUnavailable(child, "API unreachable");
+    await sink.markUnavailable(child, "api_unreachable");
     const points = await ha.getState("sensor.reward_facts_zoe_points");
     expect(points?.state).toBe("unavailable");
     expect(points?.attributes.reason).toBe("API unreachable");
-    await sink.publishToday(child, today);
+    await sink.publishToday(child, today, readAt);
     expect((await ha.getState("sensor.reward_facts_zoe_points"))?.state).toBe("3");
   });
 
@@ -137,7 +144,7 @@ describe("HaSink against a real Home Assistant", () => {
       type: "cheer_sent" as const,
       cheer: "seen" as const,
     };
-    await expect(sink.publishEvent(child, event)).rejects.toBeInstanceOf(NotDeliveredError);
+    await expect(sink.publishEvent(child, deliveryOf(event))).rejects.toBeInstanceOf(NotDeliveredError);
     await restarted;
     const back = Date.now();
     await sink.whenReady(abort.signal);
@@ -149,7 +156,7 @@ describe("HaSink against a real Home Assistant", () => {
     expect((await ha.getState("sensor.reward_facts_status"))?.state).toBe("ok");
     const recorder = await ha.subscribeEvents("reward_facts_event");
     try {
-      await sink.publishEvent(child, event);
+      await sink.publishEvent(child, deliveryOf(event));
       const fired = await ha.waitFor(() => recorder.events[0], { timeoutMs: 5_000 });
       expect(fired.data).toMatchObject({ event_id: "e-restart", child: "zoe", cheer: "seen" });
     } finally {

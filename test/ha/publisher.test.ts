@@ -134,7 +134,13 @@ describe("the bridge in a real Home Assistant", () => {
       child: "lea",
       child_name: "Léa",
       cheer: "bravo",
+      age_seconds: expect.any(Number),
+      replayed: false,
+      redelivered: false,
     });
+    // Fresh news: seconds old (a poll every 10 s, a loaded machine), far from the replay threshold.
+    expect(fired.data.age_seconds).toBeGreaterThanOrEqual(0);
+    expect(fired.data.age_seconds).toBeLessThan(120);
     await ha.waitFor(async () => (await ha.getState("input_boolean.flag"))?.state === "on", {
       timeoutMs: 10_000,
     });

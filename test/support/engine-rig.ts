@@ -11,6 +11,7 @@ import { ApiSimulator, type SimulatorOptions } from "../../src/simulator/index.j
 import { cursorStoreOn } from "../../src/store/cursor-store.js";
 import { DeliveredLog } from "../../src/store/delivered-log.js";
 import { openStore, type Store } from "../../src/store/index.js";
+import { RequestLog } from "../../src/store/request-log.js";
 import { RecordingSink } from "./recording-sink.js";
 import { VirtualTime } from "./virtual-time.js";
 
@@ -78,6 +79,9 @@ export class EngineRig {
   store!: Store;
   cursors!: CursorStore;
   delivered!: DeliveredLog;
+  requests!: RequestLog;
+  /** What ended the engine's loop on its own, if anything did. */
+  failure: unknown;
 
   private constructor(time: VirtualTime, sim: ApiSimulator, dataDir: string, options: EngineRigOptions) {
     this.time = time;
@@ -98,7 +102,8 @@ export class EngineRig {
 
   async #build(): Promise<void> {
     const logger = this.logs.logger([this.token]);
-    this.budget = new RateBudget();
+    this.requests = RequestLog.open({ dataDir: this.dataDir, keepMs: 120_000 });
+    this.budget = new RateBudget({ history: this.requests });
     const budget = this.budget;
     this.client = new RewardFactsClient({
       token: this.token,
@@ -128,12 +133,22 @@ export class EngineRig {
       random: seededRandom(7),
       ...this.#tuning,
     });
-    this.engine.start();
+    this.engine.start().catch((error: unknown) => {
+      this.failure = error;
+    });
   }
 
-  /** Stops the engine and builds a new one on the same data dir (a restart of the bridge). */
-  async restart(): Promise<void> {
+  /**
+   * Stops the engine and builds a new one on the same data dir (a restart of the bridge);
+   * `meanwhile` runs while none runs, with the ledger reopened (to leave there what a crash would).
+   */
+  async restart(meanwhile?: (stopped: { delivered: DeliveredLog }) => void): Promise<void> {
     await this.#stopEngine();
+    if (meanwhile) {
+      const reopened = DeliveredLog.open({ dataDir: this.dataDir, logger: this.logs.logger() });
+      meanwhile({ delivered: reopened });
+      reopened.close();
+    }
     await this.#build();
   }
 
@@ -141,6 +156,7 @@ export class EngineRig {
     await this.engine.stop();
     await this.time.track(this.store.close());
     this.delivered.close();
+    this.requests.close();
     await this.client.close();
   }
 

@@ -1,15 +1,30 @@
 import type { ApiEvent, Today } from "../../src/api/schemas.js";
-import { type ChildRef, type EngineStatus, NotDeliveredError, type Sink } from "../../src/engine/sink.js";
+import {
+  type ChildRef,
+  type DeliveryOutcome,
+  type EngineStatus,
+  type FactDelivery,
+  NotDeliveredError,
+  type Sink,
+  type UnavailableReason,
+} from "../../src/engine/sink.js";
 
-/** A sink that keeps everything the engine hands it, for assertions. Not a stand-in for HA. */
+/**
+ * A sink that keeps everything the engine hands it, for assertions. Not a stand-in for HA: its
+ * "record" is the list of facts it took, which resolves a fact in doubt as HA's record would.
+ */
 export class RecordingSink implements Sink {
-  readonly events: Array<{ childId: string; event: ApiEvent; at: number }> = [];
+  readonly events: Array<{ childId: string; event: ApiEvent; at: number; delivery: FactDelivery }> = [];
   readonly todays: Array<{ childId: string; today: Today; at: number }> = [];
   readonly statuses: EngineStatus[] = [];
-  readonly unavailable: Array<{ childId: string; reason: string; at: number }> = [];
+  readonly unavailable: Array<{ childId: string; reason: UnavailableReason; at: number }> = [];
   children: readonly ChildRef[] = [];
   #ready = true;
   #waiters: Array<() => void> = [];
+
+  get ready(): boolean {
+    return this.#ready;
+  }
 
   /** While not ready, the engine must hold and deliver nothing. */
   setReady(ready: boolean): void {
@@ -33,17 +48,20 @@ export class RecordingSink implements Sink {
     this.todays.push({ childId: child.id, today, at: Date.now() });
   }
 
-  publishEvent(child: ChildRef, event: ApiEvent): Promise<void> {
-    if (!this.#ready) return Promise.reject(new NotDeliveredError("sink not ready"));
-    this.events.push({ childId: child.id, event, at: Date.now() });
-    return Promise.resolve();
+  async publishEvent(child: ChildRef, delivery: FactDelivery): Promise<DeliveryOutcome> {
+    if (!this.#ready) throw new NotDeliveredError("sink not ready");
+    if (delivery.inDoubt && this.events.some((e) => e.event.id === delivery.event.id)) {
+      return { alreadyDelivered: true };
+    }
+    this.events.push({ childId: child.id, event: delivery.event, at: Date.now(), delivery });
+    return {};
   }
 
   async publishStatus(status: EngineStatus): Promise<void> {
     this.statuses.push(status);
   }
 
-  async markUnavailable(child: ChildRef, reason: string): Promise<void> {
+  async markUnavailable(child: ChildRef, reason: UnavailableReason): Promise<void> {
     this.unavailable.push({ childId: child.id, reason, at: Date.now() });
   }
 

@@ -1,13 +1,16 @@
 import { readFile, writeFile } from "node:fs/promises";
 
-const START = "<!-- bench:start -->";
-const END = "<!-- bench:end -->";
-
 /**
- * Replaces what lies between the bench markers of the README. Returns false, and leaves the file
- * alone, when the markers are not there.
+ * Replaces what lies between the README's `<!-- <name>:start -->` and `<!-- <name>:end -->`
+ * markers (`bench`, `soak`). Returns false, and leaves the file alone, when they are not there.
  */
-export async function replaceReadmeBlock(readmePath: string, block: string): Promise<boolean> {
+export async function replaceReadmeBlock(
+  readmePath: string,
+  block: string,
+  name = "bench",
+): Promise<boolean> {
+  const START = `<!-- ${name}:start -->`;
+  const END = `<!-- ${name}:end -->`;
   const text = await readFile(readmePath, "utf8");
   const start = text.indexOf(START);
   const end = text.indexOf(END);

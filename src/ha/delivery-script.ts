@@ -1,0 +1,120 @@
+// The websocket `execute_script` that delivers one journal fact: in one run inside Home Assistant
+// it checks the child's delivery record, fires the bus event and writes the fact's id into the
+// record. The record is therefore never behind what was fired while Home Assistant runs, and a
+// fact whose delivery is in doubt (the bridge died, or the link dropped, before the answer came)
+// is fired again only if the record shows it never arrived. Pure: builds messages, reads answers.
+
+export interface DeliveryScriptInput {
+  eventType: string;
+  /** The event's data as the contract names it, without `redelivered` (the script decides it). */
+  data: Record<string, unknown>;
+  factId: string;
+  /** The child's `input_text` that records the id of its last fired fact. */
+  recordEntityId: string;
+  /** Sent before without an answer: it may have arrived, and the record may be stale. */
+  inDoubt: boolean;
+  /** The record's `last_updated` after the child's last acknowledged fact (see below). */
+  expectedStamp: string | undefined;
+  /** `action` for service calls from 2024.8, `service` before. */
+  serviceKey: "action" | "service";
+}
+
+export interface DeliveryScriptMessage {
+  type: "execute_script";
+  sequence: unknown[];
+  variables: Record<string, unknown>;
+}
+
+/** What the script answered: fired (with the record's new stamp), or already there. */
+export type DeliveryScriptResult =
+  | { fired: true; stamp: string | undefined; redelivered: boolean }
+  | { fired: false };
+
+// Home Assistant renders every string holding one of these as a template.
+const TEMPLATE_DELIMITERS = /\{%|\{\{|\{#/;
+
+/**
+ * The message for one fact.
+ *
+ * `redelivered` is true only for a fact in doubt whose record has changed since the bridge last
+ * saw it (a restart of Home Assistant restored the record from its last save, which can be older
+ * than what it fired before dying): the fact may then have arrived already, and automations can
+ * skip it. A fact in doubt whose record is unchanged never fired, and goes out as new.
+ */
+export function deliveryScript(input: DeliveryScriptInput): DeliveryScriptMessage {
+  const record = input.recordEntityId;
+  if (!/^input_text\.[a-z0-9_]+$/.test(record)) throw new Error(`not an input_text entity id: ${record}`);
+  // Entity ids can only be reached by attribute in templates; this one is checked above.
+  const recordState = `states.${record}`;
+  const { data, raw } = literalData(input.data);
+  return {
+    type: "execute_script",
+    variables: {
+      record,
+      fact_id: input.factId,
+      in_doubt: input.inDoubt,
+      expected: input.expectedStamp ?? "",
+      raw,
+    },
+    sequence: [
+      // Already fired: nothing to do (the script stops here and answers no response).
+      { condition: "template", value_template: "{{ states(record) != fact_id }}" },
+      {
+        variables: {
+          redelivered:
+            `{% set s = ${recordState} %}` +
+            "{{ in_doubt and expected != '' and (s is none or s.last_updated.isoformat() != expected) }}",
+        },
+      },
+      { event: input.eventType, event_data: { ...data, redelivered: "{{ redelivered }}" } },
+      {
+        [input.serviceKey]: "input_text.set_value",
+        target: { entity_id: record },
+        data: { value: input.factId },
+      },
+      {
+        variables: {
+          receipt: {
+            stamp: `{{ ${recordState}.last_updated.isoformat() if ${recordState} is not none else '' }}`,
+            redelivered: "{{ redelivered }}",
+          },
+        },
+      },
+      { stop: "delivered", response_variable: "receipt" },
+    ],
+  };
+}
+
+/** Reads the `execute_script` result: `{context, response}`, the response null when it stopped early. */
+export function readDeliveryResult(result: unknown): DeliveryScriptResult {
+  const response = (result as { response?: unknown } | null)?.response;
+  if (response === null || response === undefined || typeof response !== "object") return { fired: false };
+  const { stamp, redelivered } = response as { stamp?: unknown; redelivered?: unknown };
+  return {
+    fired: true,
+    stamp: typeof stamp === "string" && stamp !== "" ? stamp : undefined,
+    redelivered: redelivered === true,
+  };
+}
+
+/**
+ * The data as literal values, which Home Assistant passes through untouched, except strings that
+ * look like templates (a label holding `{{`): those are read from a variable instead, so that they
+ * arrive as written rather than rendered.
+ */
+function literalData(data: Record<string, unknown>): {
+  data: Record<string, unknown>;
+  raw: Record<string, unknown>;
+} {
+  const literal: Record<string, unknown> = {};
+  const raw: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(data)) {
+    if (typeof value === "string" && TEMPLATE_DELIMITERS.test(value)) {
+      raw[key] = value;
+      literal[key] = `{{ raw[${JSON.stringify(key)}] }}`;
+    } else {
+      literal[key] = value;
+    }
+  }
+  return { data: literal, raw };
+}

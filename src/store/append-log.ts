@@ -1,0 +1,78 @@
+import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from "node:fs";
+import { dirname } from "node:path";
+import writeFileAtomic from "write-file-atomic";
+import { osErrorCode, StoreOpenError, StoreWriteError } from "./errors.js";
+
+/**
+ * A file of lines, each appended with one `write(2)`: once `append` returns, the line survives a
+ * kill -9 of the process (the kernel holds it) without the cost of an fsync per line. A power cut
+ * can still lose the last lines or tear one, which `open` reports. When the file has grown, the
+ * owner rewrites it with what still matters, atomically and fsynced.
+ */
+export class AppendLog {
+  readonly path: string;
+  #fd: number;
+  /** Lines appended since the file was last rewritten (or opened). */
+  #appended = 0;
+
+  private constructor(path: string, fd: number) {
+    this.path = path;
+    this.#fd = fd;
+  }
+
+  /**
+   * Opens (or creates) the log and returns it with the lines already in it; a line cut short by a
+   * power cut (no final newline) is left out and counted. StoreOpenError when the directory refuses.
+   */
+  static open(path: string, what: string): { log: AppendLog; lines: string[]; torn: number } {
+    try {
+      mkdirSync(dirname(path), { recursive: true });
+      let text = "";
+      try {
+        text = readFileSync(path, "utf8");
+      } catch (error) {
+        if (osErrorCode(error) !== "ENOENT") throw error;
+      }
+      const lines = text.split("\n");
+      // The text after the last newline is either empty or a torn line.
+      const tail = lines.pop() ?? "";
+      const log = new AppendLog(path, openSync(path, "a"));
+      return { log, lines: lines.filter((line) => line !== ""), torn: tail === "" ? 0 : 1 };
+    } catch (error) {
+      throw new StoreOpenError(`the ${what} cannot be opened`, path, osErrorCode(error), { cause: error });
+    }
+  }
+
+  get appended(): number {
+    return this.#appended;
+  }
+
+  /** Appends one line (without its newline); StoreWriteError when the file refuses. */
+  append(line: string): void {
+    try {
+      writeSync(this.#fd, `${line}\n`);
+      this.#appended++;
+    } catch (error) {
+      throw new StoreWriteError("cannot append to the log", this.path, osErrorCode(error), { cause: error });
+    }
+  }
+
+  /** Replaces the whole file with `lines`, atomically and durably, then appends to the new file. */
+  rewrite(lines: readonly string[]): void {
+    try {
+      const text = lines.map((line) => `${line}\n`).join("");
+      if (this.#fd >= 0) closeSync(this.#fd);
+      this.#fd = -1;
+      writeFileAtomic.sync(this.path, text, { fsync: true });
+      this.#fd = openSync(this.path, "a");
+      this.#appended = 0;
+    } catch (error) {
+      throw new StoreWriteError("cannot rewrite the log", this.path, osErrorCode(error), { cause: error });
+    }
+  }
+
+  close(): void {
+    if (this.#fd >= 0) closeSync(this.#fd);
+    this.#fd = -1;
+  }
+}

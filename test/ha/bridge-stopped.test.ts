@@ -1,0 +1,64 @@
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { childEntityId, childEntityKinds, STATUS_ENTITY_ID } from "../../src/ha/entities.js";
+import { ApiSimulator } from "../../src/simulator/index.js";
+import { BridgeProcess } from "../support/bridge-process.js";
+import { type HomeAssistantInstance, startHomeAssistant } from "../support/home-assistant.js";
+
+// A bridge stopped by SIGTERM (the Supervisor stopping the add-on, Ctrl-C) leaves nothing in Home
+// Assistant that looks current: the status says `stopped`, every child entity is unavailable with
+// the reason and the time of its last read, so a dashboard of minutes left cannot lie.
+
+let ha: HomeAssistantInstance;
+let sim: ApiSimulator;
+
+beforeAll(async () => {
+  [ha, sim] = await Promise.all([startHomeAssistant(), ApiSimulator.start({ activity: false })]);
+}, 900_000);
+
+afterAll(async () => {
+  await ha?.stop();
+  await sim?.stop();
+});
+
+describe("a bridge stopped with SIGTERM", () => {
+  it("leaves the status `stopped` and every child entity unavailable, with when it was last read", async () => {
+    const bridge = new BridgeProcess({
+      REWARD_FACTS_API_TOKEN: sim.tokens.household,
+      REWARD_FACTS_API_BASE_URL: sim.url,
+      REWARD_FACTS_CHILDREN: sim.children.ordinary.id,
+      REWARD_FACTS_DATA_DIR: join(await mkdtemp(join(tmpdir(), "rf-stopped-")), "data"),
+      HA_URL: ha.url,
+      HA_TOKEN: ha.token,
+    }).start();
+    const minutes = childEntityId("lea", "minutes_remaining");
+    const running = await ha.waitFor(
+      async () => {
+        const [status, state] = await Promise.all([ha.getState(STATUS_ENTITY_ID), ha.getState(minutes)]);
+        return status?.state === "ok" && state && state.state !== "unavailable"
+          ? { status, state }
+          : undefined;
+      },
+      { timeoutMs: 60_000 },
+    );
+    const lastRead = running.state.attributes.last_read as string;
+    expect(Date.parse(lastRead)).toBeGreaterThan(Date.now() - 60_000);
+    expect(Date.parse(running.status.attributes.last_turn as string)).toBeGreaterThan(Date.now() - 60_000);
+
+    expect(await bridge.stop()).toBe(0);
+
+    const status = await ha.getState(STATUS_ENTITY_ID);
+    expect(status?.state).toBe("stopped");
+    for (const kind of childEntityKinds) {
+      const state = await ha.getState(childEntityId("lea", kind));
+      expect(state?.state, kind).toBe("unavailable");
+      expect(state?.attributes.reason, kind).toBe("the bridge stopped");
+      // The last read of this run: the one shown while it ran, or a later one.
+      expect(Date.parse(state?.attributes.last_read as string), kind).toBeGreaterThanOrEqual(
+        Date.parse(lastRead),
+      );
+    }
+  }, 120_000);
+});

@@ -1,0 +1,137 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ApiEvent } from "../../src/api/schemas.js";
+import type { FactDelivery } from "../../src/engine/sink.js";
+import { recordIdOf } from "../../src/ha/delivery-records.js";
+import { HaSink } from "../../src/ha/ha-sink.js";
+import { silentLogger } from "../../src/log/logger.js";
+import {
+  type EventRecorder,
+  type HomeAssistantInstance,
+  startHomeAssistant,
+} from "../support/home-assistant.js";
+
+// The delivery record in a real Home Assistant: the bus event and the child's record change in
+// one script run, so that a fact in doubt after a crash is fired again only when Home Assistant
+// never fired it, and marked `redelivered` when Home Assistant restarted in between.
+
+const child = { id: "5b1e7c3a-0000-4000-8000-0000000d0e11", firstName: "Inès" };
+const abort = new AbortController();
+let ha: HomeAssistantInstance;
+let sink: HaSink;
+let recorder: EventRecorder;
+let serial = 0;
+
+function fact(overrides: Partial<ApiEvent> = {}): ApiEvent {
+  serial++;
+  return {
+    id: `00000000-0000-4000-8000-${String(serial).padStart(12, "0")}`,
+    at: new Date(Date.now() - 5_000).toISOString(),
+    day: "2026-11-23",
+    childId: child.id,
+    type: "cheer_sent",
+    cheer: "bravo",
+    ...overrides,
+  } as ApiEvent;
+}
+
+function delivery(event: ApiEvent, inDoubt = false, lastReceipt?: string): FactDelivery {
+  return { event, ageSeconds: 5, replayed: false, inDoubt, lastReceipt };
+}
+
+const recordEntity = `input_text.${recordIdOf(child.id)}`;
+
+/** The bus events of one fact seen so far (after a moment for any that would still come). */
+async function firedFor(eventId: string): Promise<Array<Record<string, unknown>>> {
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  return recorder.events.map((e) => e.data).filter((data) => data.event_id === eventId);
+}
+
+beforeAll(async () => {
+  ha = await startHomeAssistant();
+  sink = new HaSink({ url: ha.url, token: ha.token, logger: silentLogger(), requireAdmin: true });
+  await sink.open();
+  await sink.whenReady(abort.signal);
+  await sink.setChildren([child]);
+  recorder = await ha.subscribeEvents("reward_facts_event");
+}, 300_000);
+
+afterAll(async () => {
+  abort.abort();
+  await recorder?.close();
+  await sink?.close();
+  await ha?.stop();
+});
+
+describe("the delivery record in a real Home Assistant", () => {
+  it("is a hidden input_text per child, named after the child, holding the last fired fact", async () => {
+    const first = fact();
+    const outcome = await sink.publishEvent(child, delivery(first));
+    expect(outcome.alreadyDelivered).toBeUndefined();
+    expect(outcome.receipt).toMatch(/^\d{4}-\d\d-\d\dT/);
+    const record = await ha.getState(recordEntity);
+    expect(record?.state).toBe(first.id);
+    expect(record?.attributes.friendly_name).toBe("Reward Facts delivery record (Inès)");
+    expect(record?.last_updated).toBe(outcome.receipt);
+    const entry = await ha.wsCommand<{ hidden_by: string | null }>({
+      type: "config/entity_registry/get",
+      entity_id: recordEntity,
+    });
+    expect(entry.hidden_by).toBe("user");
+    const fired = await firedFor(first.id);
+    expect(fired).toHaveLength(1);
+    expect(fired[0]).toMatchObject({
+      event_id: first.id,
+      cheer: "bravo",
+      redelivered: false,
+      replayed: false,
+    });
+  });
+
+  it("does not fire a fact in doubt again when the record shows it arrived", async () => {
+    const sent = fact();
+    const { receipt } = await sink.publishEvent(child, delivery(sent));
+    // The bridge died before it could record the answer: the same fact comes again, in doubt.
+    const again = await sink.publishEvent(child, delivery(sent, true, receipt));
+    expect(again).toEqual({ alreadyDelivered: true });
+    expect(await firedFor(sent.id)).toHaveLength(1);
+  });
+
+  it("fires a fact in doubt that never arrived, as new, when Home Assistant kept running", async () => {
+    const { receipt } = await sink.publishEvent(child, delivery(fact()));
+    // Claimed, then the bridge died before the message left.
+    const lost = fact();
+    const outcome = await sink.publishEvent(child, delivery(lost, true, receipt));
+    expect(outcome.alreadyDelivered).toBeUndefined();
+    const fired = await firedFor(lost.id);
+    expect(fired).toHaveLength(1);
+    expect(fired[0]?.redelivered).toBe(false);
+  });
+
+  it("passes the family's words through untouched, template-like or number-like", async () => {
+    const labels = ["{{ 6 * 7 }}", "123", "True", "{% if x %}", "1, 2", "Range ta chambre 🧸"];
+    for (const label of labels) {
+      const event = fact({ type: "behavior_validated", behaviorId: "b1", label } as Partial<ApiEvent>);
+      await sink.publishEvent(child, delivery(event));
+      const [data] = await firedFor(event.id);
+      expect(data?.label, label).toBe(label);
+    }
+  });
+
+  it("marks a fact in doubt redelivered when Home Assistant restarted since (its record may be stale)", async () => {
+    const { receipt } = await sink.publishEvent(child, delivery(fact()));
+    await ha.restart();
+    await sink.whenReady(abort.signal);
+    // The record came back from Home Assistant's saved state: its stamp is not the one the bridge
+    // kept, so it cannot tell whether a fact sent just before the restart had arrived.
+    const doubtful = fact();
+    const outcome = await sink.publishEvent(child, delivery(doubtful, true, receipt));
+    expect(outcome.alreadyDelivered).toBeUndefined();
+    const fired = await firedFor(doubtful.id);
+    expect(fired).toHaveLength(1);
+    expect(fired[0]?.redelivered).toBe(true);
+    // The next fact, not in doubt, is news again.
+    const next = fact();
+    await sink.publishEvent(child, delivery(next, false, outcome.receipt));
+    expect((await firedFor(next.id))[0]?.redelivered).toBe(false);
+  }, 120_000);
+});

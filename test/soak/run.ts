@@ -1,0 +1,174 @@
+// `npm run soak`: the crash rounds of the fault suite, many times over, with the machine's cores
+// kept busy: 5 rounds of 50 SIGKILLs of the bridge while 5,000 facts flow into a real Home
+// Assistant, then 10 SIGKILLs of Home Assistant itself during delivery. Prints what was lost or
+// repeated, writes it to test/soak/results.md and README's soak block. Exit 1 on any loss.
+import { type ChildProcess, spawn } from "node:child_process";
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+import { ApiSimulator } from "../../src/simulator/index.js";
+import { describeMachine, machineLine } from "../bench/report/machine.js";
+import { replaceReadmeBlock } from "../bench/report/readme.js";
+import { eventLogConfig } from "../support/ha-event-log.js";
+import { startHomeAssistant } from "../support/home-assistant.js";
+import { runBridgeKills, runHomeAssistantKills } from "../support/kill-scenario.js";
+
+const usage = `Usage: npm run soak -- [--rounds N] [--ha-kills N] [--no-load] [--help]
+  --rounds N     rounds of 50 bridge SIGKILLs with 5,000 facts (default 5)
+  --ha-kills N   SIGKILLs of Home Assistant during delivery, with 2,000 facts (default 10; 0 skips)
+  --no-load      without the two busy processes beside it`;
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+const KILLS = 50;
+const FACTS = 5_000;
+const HA_FACTS = 2_000;
+
+function parse(argv: readonly string[]) {
+  const options = { rounds: 5, haKills: 10, load: true, help: false };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const number = () => {
+      const value = Number(argv[++i]);
+      if (!Number.isInteger(value) || value < 0) throw new Error(`${arg} needs a whole number`);
+      return value;
+    };
+    if (arg === "--rounds") options.rounds = number();
+    else if (arg === "--ha-kills") options.haKills = number();
+    else if (arg === "--no-load") options.load = false;
+    else if (arg === "--help" || arg === "-h") options.help = true;
+    else throw new Error(`unknown argument ${arg}`);
+  }
+  return options;
+}
+
+const say = (line: string) => process.stdout.write(`${line}\n`);
+const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
+
+async function main(argv: readonly string[]): Promise<number> {
+  let options: ReturnType<typeof parse>;
+  try {
+    options = parse(argv);
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n\n${usage}\n`);
+    return 2;
+  }
+  if (options.help) {
+    say(usage);
+    return 0;
+  }
+  const started = performance.now();
+  const date = new Date();
+  // Two processes that keep both cores busy, as other work on a shared CI machine would.
+  const busy: ChildProcess[] = options.load
+    ? [0, 1].map(() => spawn("yes", [], { stdio: ["ignore", "ignore", "ignore"] }))
+    : [];
+  const lines: string[] = [];
+  const report = (line: string) => {
+    say(line);
+    lines.push(line);
+  };
+  let failed = false;
+  try {
+    const ha = await startHomeAssistant(eventLogConfig);
+    try {
+      let lost = 0;
+      let repeated = 0;
+      let facts = 0;
+      let duringDelivery = 0;
+      for (let round = 1; round <= options.rounds; round++) {
+        const sim = await ApiSimulator.start({
+          activity: false,
+          rateLimitPerMinute: 1_000_000,
+          seed: 7_000 + round,
+        });
+        const roundStart = performance.now();
+        try {
+          const outcome = await runBridgeKills({
+            ha,
+            sim,
+            kills: KILLS,
+            facts: FACTS,
+            seed: 20261123 + round,
+          });
+          lost += outcome.missing.length;
+          repeated += outcome.repeated.length;
+          facts += outcome.journal.length;
+          duringDelivery += outcome.killedWhileDelivering;
+          report(
+            `- round ${round}: ${KILLS} SIGKILLs of the bridge (${outcome.killedWhileDelivering} during delivery), ` +
+              `${outcome.journal.length} facts: lost ${outcome.missing.length}, repeated ${outcome.repeated.length}` +
+              ` (${seconds(performance.now() - roundStart)})`,
+          );
+          for (const id of outcome.missing) report(`  - lost ${id}`);
+          for (const id of outcome.repeated) report(`  - repeated ${id}`);
+        } finally {
+          await sim.stop();
+        }
+      }
+      if (options.rounds > 0) {
+        report(
+          `**Bridge SIGKILLed ${options.rounds * KILLS} times (${duringDelivery} during delivery), ${facts} facts: ` +
+            `lost ${lost}, repeated ${repeated}**`,
+        );
+        failed ||= lost > 0 || repeated > 0;
+      }
+
+      if (options.haKills > 0) {
+        const sim = await ApiSimulator.start({ activity: false, rateLimitPerMinute: 1_000_000, seed: 7_100 });
+        const recorder = await ha.subscribeEvents("reward_facts_event");
+        const partStart = performance.now();
+        try {
+          const outcome = await runHomeAssistantKills({
+            ha,
+            sim,
+            recorder,
+            kills: options.haKills,
+            facts: HA_FACTS,
+            seed: 20261124,
+          });
+          report(
+            `**Home Assistant SIGKILLed ${options.haKills} times (${outcome.killedWhileDelivering} during delivery), ` +
+              `${outcome.journal.length} facts: lost ${outcome.missing.length}, repeated ${outcome.repeated.length}, ` +
+              `of which unmarked ${outcome.unmarkedRepeats.length}** (arrivals marked redelivered: ` +
+              `${outcome.markedRedelivered}; ${seconds(performance.now() - partStart)})`,
+          );
+          for (const id of outcome.missing) report(`  - lost ${id}`);
+          for (const id of outcome.unmarkedRepeats) report(`  - repeated without the mark ${id}`);
+          failed ||= outcome.missing.length > 0 || outcome.unmarkedRepeats.length > 0;
+        } finally {
+          await recorder.close();
+          await sim.stop();
+        }
+      }
+    } finally {
+      await ha.stop();
+    }
+  } finally {
+    for (const hog of busy) hog.kill("SIGKILL");
+  }
+
+  const machine = await describeMachine();
+  const block = [
+    `Measured ${date.toISOString().slice(0, 16).replace("T", " ")} UTC on ${machineLine(machine)}. ` +
+      `Command: \`npm run soak${argv.length ? ` -- ${argv.join(" ")}` : ""}\` (${seconds(performance.now() - started)}` +
+      `${options.load ? ", two busy processes holding both cores" : ""}).`,
+    "",
+    ...lines,
+  ].join("\n");
+  await writeFile(join(root, "test/soak/results.md"), `# Soak results\n\n${block}\n`);
+  const full = options.rounds >= 5 && options.haKills >= 10 && options.load;
+  if (full) await replaceReadmeBlock(join(root, "README.md"), block, "soak");
+  say(`\nWritten to test/soak/results.md${full ? " and README.md's soak block" : ""}.`);
+  return failed ? 1 : 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(
+      `soak failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
+    process.exit(1);
+  },
+);

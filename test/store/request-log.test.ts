@@ -1,0 +1,48 @@
+import { mkdtemp, readFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { REQUEST_LOG_FILE, RequestLog } from "../../src/store/request-log.js";
+
+async function dataDir(): Promise<string> {
+  return mkdtemp(join(tmpdir(), "rf-requests-"));
+}
+
+describe("RequestLog", () => {
+  it("keeps requests, their answers and a pause across a reopen", async () => {
+    const dir = await dataDir();
+    const now = 1_000_000;
+    const log = RequestLog.open({ dataDir: dir, keepMs: 120_000, now: () => now });
+    log.sent(now - 10);
+    log.settled(now - 10, now - 5);
+    log.sent(now - 3);
+    log.paused(now + 60_000);
+    log.close();
+    const again = RequestLog.open({ dataDir: dir, keepMs: 120_000, now: () => now });
+    expect(again.load()).toEqual({
+      requests: [{ sentAt: now - 10, settledAt: now - 5 }, { sentAt: now - 3 }],
+      pausedUntil: now + 60_000,
+    });
+    again.close();
+  });
+
+  it("drops what no longer matters and stays small", async () => {
+    const dir = await dataDir();
+    let now = 0;
+    const log = RequestLog.open({ dataDir: dir, keepMs: 120_000, now: () => now });
+    for (let i = 0; i < 2_000; i++) {
+      now += 2_000;
+      log.sent(now);
+      log.settled(now, now + 100);
+    }
+    log.close();
+    const lines = (await readFile(join(dir, REQUEST_LOG_FILE), "utf8")).split("\n").filter(Boolean);
+    expect(lines.length).toBeLessThan(300);
+    const again = RequestLog.open({ dataDir: dir, keepMs: 120_000, now: () => now });
+    const { requests } = again.load();
+    // Only the last two minutes, the last request included.
+    expect(requests.length).toBeLessThanOrEqual(61);
+    expect(requests.at(-1)).toEqual({ sentAt: now, settledAt: now + 100 });
+    again.close();
+  });
+});

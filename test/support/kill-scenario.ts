@@ -1,0 +1,224 @@
+import { mkdtemp, rm, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import type { ApiSimulator } from "../../src/simulator/index.js";
+import { DELIVERED_LOG_FILE } from "../../src/store/delivered-log.js";
+import { REQUEST_LOG_FILE } from "../../src/store/request-log.js";
+import { BridgeProcess } from "./bridge-process.js";
+import { seededRandom } from "./engine-rig.js";
+import { loggedEventIds } from "./ha-event-log.js";
+import type { EventRecorder, HomeAssistantInstance } from "./home-assistant.js";
+
+// The crash scenarios of the fault suite and of `npm run soak`: facts flow from the simulator
+// into a real Home Assistant while the bridge (or Home Assistant) is SIGKILLed at random moments;
+// in the end every fact must have reached Home Assistant once.
+
+export interface KillRoundOptions {
+  ha: HomeAssistantInstance;
+  /** A simulator of its own (facts are added to two of its children). */
+  sim: ApiSimulator;
+  kills: number;
+  facts: number;
+  seed: number;
+  /** Called after each kill (progress for the soak). */
+  onKill?: (index: number) => void;
+}
+
+export interface KillRoundOutcome {
+  /** The journal's fact ids, in order. */
+  journal: string[];
+  /** Ids Home Assistant's automation logged for this journal, in order, repeats included. */
+  logged: string[];
+  missing: string[];
+  repeated: string[];
+  /** Kills that landed while facts were flowing into Home Assistant. */
+  killedWhileDelivering: number;
+  runs: BridgeProcess[];
+  /** Exit code of the last run, stopped with SIGTERM. */
+  lastExit: number | null;
+}
+
+/** Facts are produced at this pace: 2 per child every 50 ms, some sharing one instant. */
+function produce(sim: ApiSimulator, facts: number): { stop: () => void; produced: () => number } {
+  const { ordinary, custody } = sim.children;
+  let produced = 0;
+  const timer = setInterval(() => {
+    for (const child of [ordinary, custody]) {
+      if (produced < facts) produced += sim.addEvents(child.id, 2).length;
+    }
+  }, 50);
+  return { stop: () => clearInterval(timer), produced: () => produced };
+}
+
+function bridgeEnv(ha: HomeAssistantInstance, sim: ApiSimulator, dataDir: string): Record<string, string> {
+  const { ordinary, custody } = sim.children;
+  return {
+    REWARD_FACTS_API_TOKEN: sim.tokens.household,
+    REWARD_FACTS_API_BASE_URL: sim.url,
+    REWARD_FACTS_EVENTS_INTERVAL_SECONDS: "10",
+    REWARD_FACTS_TODAY_INTERVAL_SECONDS: "15",
+    REWARD_FACTS_CHILDREN: `${ordinary.id},${custody.id}`,
+    REWARD_FACTS_DATA_DIR: dataDir,
+    REWARD_FACTS_LOG_LEVEL: "warning",
+    HA_URL: ha.url,
+    HA_TOKEN: ha.token,
+  };
+}
+
+async function sizeOf(path: string): Promise<number> {
+  return (await stat(path).catch(() => ({ size: 0 }))).size;
+}
+
+/** Repeats and missing ids of `journal` in `seen`. */
+export function compare(journal: readonly string[], seen: readonly string[]) {
+  const wanted = new Set(journal);
+  const mine = seen.filter((id) => wanted.has(id));
+  const count = new Map<string, number>();
+  for (const id of mine) count.set(id, (count.get(id) ?? 0) + 1);
+  return {
+    seen: mine,
+    missing: journal.filter((id) => !count.has(id)),
+    repeated: [...count].filter(([, n]) => n > 1).map(([id]) => id),
+  };
+}
+
+/** `kills` SIGKILLs of the bridge while `facts` facts flow; then one last run drains the rest. */
+export async function runBridgeKills(options: KillRoundOptions): Promise<KillRoundOutcome> {
+  const { ha, sim } = options;
+  const dataDir = join(await mkdtemp(join(tmpdir(), "rf-kill-ha-")), "data");
+  const env = bridgeEnv(ha, sim, dataDir);
+  // The rate budget's memory across restarts has its own test; here every restart may catch up
+  // at once (the simulator allows it), so that the kills land in deliveries.
+  const forgetBudget = () => rm(join(dataDir, REQUEST_LOG_FILE), { force: true });
+  const producer = produce(sim, options.facts);
+  const random = seededRandom(options.seed);
+  const runs: BridgeProcess[] = [];
+  let killedWhileDelivering = 0;
+  try {
+    for (let i = 0; i < options.kills; i++) {
+      await forgetBudget();
+      const ledgerBefore = await sizeOf(join(dataDir, DELIVERED_LOG_FILE));
+      const run = new BridgeProcess(env).start();
+      runs.push(run);
+      const before = (await loggedEventIds(ha)).length;
+      if (i % 2 === 0) {
+        // Any moment: starting up, connecting, polling, delivering.
+        await sleep(700 + random() * 1_800);
+      } else {
+        // In the middle of a delivery, however long the start takes on a loaded machine: once
+        // the run has noted a fact, within the next few facts.
+        await ha
+          .waitFor(async () => (await sizeOf(join(dataDir, DELIVERED_LOG_FILE))) > ledgerBefore, {
+            timeoutMs: 30_000,
+            intervalMs: 10,
+          })
+          .catch(() => undefined);
+        await sleep(random() * 150);
+      }
+      await run.kill();
+      if ((await loggedEventIds(ha)).length > before) killedWhileDelivering++;
+      options.onKill?.(i);
+    }
+  } finally {
+    await ha
+      .waitFor(() => producer.produced() >= options.facts, { timeoutMs: 60_000 })
+      .catch(() => undefined);
+    producer.stop();
+  }
+
+  const journal = [...sim.journal(sim.children.ordinary.id), ...sim.journal(sim.children.custody.id)].map(
+    (e) => e.id,
+  );
+  await forgetBudget();
+  const last = new BridgeProcess(env).start();
+  runs.push(last);
+  // The last run drains what the short-lived ones left, at the budget's 28 requests a minute.
+  // On timeout, go on: the outcome names the missing or repeated facts.
+  await ha
+    .waitFor(async () => compare(journal, await loggedEventIds(ha)).missing.length === 0, {
+      timeoutMs: 240_000,
+      intervalMs: 500,
+    })
+    .catch(() => undefined);
+  // A moment for a repeat, if one were coming.
+  await sleep(2_000);
+  const lastExit = await last.stop();
+  const { seen, missing, repeated } = compare(journal, await loggedEventIds(ha));
+  return { journal, logged: seen, missing, repeated, killedWhileDelivering, runs, lastExit };
+}
+
+export interface HaKillsOptions {
+  ha: HomeAssistantInstance;
+  sim: ApiSimulator;
+  kills: number;
+  facts: number;
+  seed: number;
+  /** Every reward_facts_event Home Assistant sends to a subscriber (re-subscribed after each restart). */
+  recorder: EventRecorder;
+  onKill?: (index: number) => void;
+}
+
+export interface HaKillsOutcome {
+  journal: string[];
+  missing: string[];
+  repeated: string[];
+  /** Repeated facts whose later arrivals did not carry `redelivered: true`. */
+  unmarkedRepeats: string[];
+  /** Arrivals marked redelivered in all. */
+  markedRedelivered: number;
+  killedWhileDelivering: number;
+  bridge: BridgeProcess;
+}
+
+/**
+ * `kills` SIGKILLs of Home Assistant while facts flow into it, the bridge running throughout.
+ * What arrived is what Home Assistant sent a subscriber: an event is sent to subscribers as it
+ * is fired, before the bridge's own answer, so an arrival the bridge was told of is seen here.
+ */
+export async function runHomeAssistantKills(options: HaKillsOptions): Promise<HaKillsOutcome> {
+  const { ha, sim, recorder } = options;
+  const dataDir = join(await mkdtemp(join(tmpdir(), "rf-kill-core-")), "data");
+  const bridge = new BridgeProcess(bridgeEnv(ha, sim, dataDir)).start();
+  const producer = produce(sim, options.facts);
+  const random = seededRandom(options.seed);
+  const arrivals = () => recorder.events.length;
+  let killedWhileDelivering = 0;
+  try {
+    for (let i = 0; i < options.kills; i++) {
+      // Wait until facts are flowing, then kill at a random moment of the flow.
+      const before = arrivals();
+      await ha
+        .waitFor(() => arrivals() > before, { timeoutMs: 60_000, intervalMs: 20 })
+        .catch(() => undefined);
+      await sleep(random() * 400);
+      const during = arrivals();
+      await ha.kill();
+      await sleep(50);
+      if (arrivals() > before && during > before) killedWhileDelivering++;
+      await ha.restart();
+      options.onKill?.(i);
+    }
+  } finally {
+    await ha
+      .waitFor(() => producer.produced() >= options.facts, { timeoutMs: 120_000 })
+      .catch(() => undefined);
+    producer.stop();
+  }
+  const journal = [...sim.journal(sim.children.ordinary.id), ...sim.journal(sim.children.custody.id)].map(
+    (e) => e.id,
+  );
+  const ids = () => recorder.events.map((e) => String(e.data.event_id));
+  await ha
+    .waitFor(() => compare(journal, ids()).missing.length === 0, { timeoutMs: 300_000, intervalMs: 500 })
+    .catch(() => undefined);
+  await sleep(2_000);
+  await bridge.stop();
+  const { missing, repeated } = compare(journal, ids());
+  const unmarkedRepeats = repeated.filter((id) => {
+    const arrivalsOf = recorder.events.filter((e) => e.data.event_id === id);
+    return arrivalsOf.slice(1).some((e) => e.data.redelivered !== true);
+  });
+  const markedRedelivered = recorder.events.filter((e) => e.data.redelivered === true).length;
+  return { journal, missing, repeated, unmarkedRepeats, markedRedelivered, killedWhileDelivering, bridge };
+}
