@@ -1,0 +1,97 @@
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ApiSimulator } from "../../src/simulator/index.js";
+import { BridgeProcess } from "../support/bridge-process.js";
+import { eventLogConfig, loggedEventIds } from "../support/ha-event-log.js";
+import { type HomeAssistantInstance, startHomeAssistant } from "../support/home-assistant.js";
+
+// The two moments of a delivery where a crash used to lose or could repeat a fact, hit on
+// purpose: the bridge pauses there (a test hook, REWARD_FACTS_TEST_PAUSE) and is SIGKILLed.
+// - after_claim: the fact is noted as being sent, and has not left. After the restart it must
+//   arrive, once, and as news (not marked redelivered: Home Assistant never had it).
+// - before_ack: Home Assistant has fired the fact and answered; the bridge dies before noting
+//   the answer. After the restart it must not be fired again.
+
+let ha: HomeAssistantInstance;
+let sim: ApiSimulator;
+const runs: BridgeProcess[] = [];
+
+beforeAll(async () => {
+  [ha, sim] = await Promise.all([
+    startHomeAssistant(eventLogConfig),
+    ApiSimulator.start({ activity: false }),
+  ]);
+}, 900_000);
+
+afterAll(async () => {
+  for (const run of runs) await run.kill();
+  await ha?.stop();
+  await sim?.stop();
+});
+
+/** A child of its own per test, so that each run's first fact is the one under test. */
+async function bridgeEnv(childName: string): Promise<{ env: Record<string, string>; childId: string }> {
+  const child = sim.addChild(childName, { planned: false });
+  const env = {
+    REWARD_FACTS_API_TOKEN: sim.tokens.household,
+    REWARD_FACTS_API_BASE_URL: sim.url,
+    REWARD_FACTS_EVENTS_INTERVAL_SECONDS: "10",
+    REWARD_FACTS_CHILDREN: child.id,
+    REWARD_FACTS_DATA_DIR: join(await mkdtemp(join(tmpdir(), "rf-window-")), "data"),
+    HA_URL: ha.url,
+    HA_TOKEN: ha.token,
+  };
+  return { env, childId: child.id };
+}
+
+/** Runs the bridge until it pauses at `moment` for the fact, then SIGKILLs it there. */
+async function killAt(moment: "after_claim" | "before_ack", env: Record<string, string>, factId: string) {
+  const run = new BridgeProcess({ ...env, REWARD_FACTS_TEST_PAUSE: `${moment}:60000` }).start();
+  runs.push(run);
+  await ha.waitFor(() => run.text().includes("test pause in a delivery") && run.text().includes(factId), {
+    timeoutMs: 60_000,
+    description: `the bridge paused ${moment}`,
+  });
+  await run.kill();
+}
+
+async function restartUntilLogged(env: Record<string, string>, factId: string) {
+  const run = new BridgeProcess(env).start();
+  runs.push(run);
+  await ha.waitFor(async () => (await loggedEventIds(ha)).includes(factId), { timeoutMs: 60_000 });
+  // Two more poll rounds: a repeat would come in them.
+  await new Promise((resolve) => setTimeout(resolve, 22_000));
+  expect(await run.stop()).toBe(0);
+  return run;
+}
+
+describe("a kill inside a delivery", () => {
+  it("between the claim and the send: the fact arrives once after the restart, as news", async () => {
+    const { env, childId } = await bridgeEnv("Zoé");
+    const events = await ha.subscribeEvents("reward_facts_event");
+    try {
+      const fact = sim.addEvent(childId, { type: "cheer_sent", cheer: "super" });
+      await killAt("after_claim", env, fact.id);
+      expect(await loggedEventIds(ha)).not.toContain(fact.id);
+      const run = await restartUntilLogged(env, fact.id);
+      expect((await loggedEventIds(ha)).filter((id) => id === fact.id)).toHaveLength(1);
+      const fired = events.events.filter((e) => e.data.event_id === fact.id);
+      expect(fired.map((e) => e.data.redelivered)).toEqual([false]);
+      expect(run.text()).not.toContain(sim.tokens.household);
+    } finally {
+      await events.close();
+    }
+  }, 180_000);
+
+  it("after Home Assistant fired it, before the answer was noted: not fired again", async () => {
+    const { env, childId } = await bridgeEnv("Yann");
+    const fact = sim.addEvent(childId, { type: "cheer_sent", cheer: "bravo" });
+    await killAt("before_ack", env, fact.id);
+    expect(await loggedEventIds(ha)).toContain(fact.id);
+    const run = await restartUntilLogged(env, fact.id);
+    expect((await loggedEventIds(ha)).filter((id) => id === fact.id)).toHaveLength(1);
+    expect(run.text()).toContain("had arrived already");
+  }, 180_000);
+});
