@@ -116,8 +116,20 @@ describe("npm run demo in a terminal", () => {
     const exited = once(terminal, "exit") as Promise<[number | null, NodeJS.Signals | null]>;
     const frames = () => output.split("│ child ").length - 1;
 
+    // Everything asserted below is waited for: the children's rows come as each is first read, in
+    // any order, and on a loaded machine the status can be drawn before the last of them.
     await waitFor(
-      () => output.includes("Household time: ") && output.includes("Bridge: ok") && frames() >= 2,
+      () => {
+        const shown = stripTerminal(output);
+        return (
+          shown.includes("Household time: ") &&
+          shown.includes("Bridge: ok") &&
+          frames() >= 2 &&
+          /│ Léa +│ \d+ +│ \d+\/\d+ +│ \d+ d +│/.test(shown) &&
+          shown.includes("│ Inès  │ unavailable: no rules synced yet") &&
+          /Latest events \(newest first\):\n {2}\d\d:\d\d {2}(Léa|Noah)/.test(shown)
+        );
+      },
       { timeoutMs: 20_000, description: `the live view in:\n${output}` },
     );
     const screen = stripTerminal(output);
