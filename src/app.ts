@@ -7,7 +7,7 @@ import { FanOutSink } from "./engine/fan-out-sink.js";
 import { RateBudget } from "./engine/rate-budget.js";
 import type { Sink } from "./engine/sink.js";
 import { sleep } from "./engine/sleep.js";
-import { HaSink } from "./ha/ha-sink.js";
+import { homeAssistantSink } from "./ha/index.js";
 import { Heartbeat } from "./health/heartbeat.js";
 import type { Logger } from "./log/logger.js";
 import { cursorStoreOn } from "./store/cursor-store.js";
@@ -38,7 +38,7 @@ export class App {
   #delivered: DeliveredLog | undefined;
   #requests: RequestLog | undefined;
   #client: RewardFactsClient | undefined;
-  #ha: HaSink | undefined;
+  #sink: Sink | undefined;
   #engine: Engine | undefined;
   readonly #abort = new AbortController();
   #failed: (error: unknown) => void = () => undefined;
@@ -73,31 +73,16 @@ export class App {
       logger,
       beforeRequest: (signal) => budget.acquire(signal),
     });
-    const sinks: Sink[] = [];
-    if (config.homeAssistant) {
-      this.#ha = new HaSink({
-        url: config.homeAssistant.url,
-        token: config.homeAssistant.token,
-        logger,
-        requireAdmin: config.homeAssistant.kind === "standalone",
-      });
-      logger.info({ url: config.homeAssistant.url }, "connecting to Home Assistant");
-      sinks.push(this.#ha);
-    }
-    if (this.#extraSink) sinks.push(this.#extraSink);
-    if (sinks.length === 0) {
-      logger.warn("no Home Assistant configured (HA_URL, HA_TOKEN): facts are only written to this log");
-      sinks.push(new ConsoleSink((line) => logger.info(line)));
-    }
-    const ha = this.#ha;
+    const sink = this.#buildSink();
+    this.#sink = sink;
     this.#engine = new Engine({
       reader: this.#client,
       budget,
-      sink: sinks.length === 1 ? (sinks[0] as Sink) : new FanOutSink(sinks),
+      sink,
       cursors: cursorStoreOn(this.#store),
       delivered: this.#delivered,
       logger,
-      timeZone: () => ha?.timeZone ?? config.timeZone,
+      timeZone: () => sink.timeZone() ?? config.timeZone,
       eventsIntervalMs: options.events_interval_seconds * 1000,
       todayIntervalMs: options.today_interval_seconds * 1000,
       childrenFilter: options.children,
@@ -106,13 +91,38 @@ export class App {
       ...(config.testPause ? { pauseAt: this.#testPause(config.testPause) } : {}),
     });
     this.#engine.start().catch((error: unknown) => this.#failed(error));
-    // The engine waits for Home Assistant by itself (and keeps the heartbeat fresh meanwhile,
-    // however long Core takes to come up); a refused token still ends start-up with its error.
-    await this.#ha?.open();
+    // The engine waits for the sink by itself (and keeps the heartbeat fresh meanwhile, however
+    // long Home Assistant takes to come up); a refused token still ends start-up with its error.
+    await sink.open();
     logger.info(
       { events: options.events_interval_seconds, today: options.today_interval_seconds },
       "polling the Reward Facts API",
     );
+  }
+
+  /** Home Assistant when configured, the extra sink (the demo's screen), else the log. */
+  #buildSink(): Sink {
+    const { homeAssistant } = this.#config;
+    const sinks: Sink[] = [];
+    if (homeAssistant) {
+      this.#logger.info({ url: homeAssistant.url }, "connecting to Home Assistant");
+      sinks.push(
+        homeAssistantSink({
+          url: homeAssistant.url,
+          token: homeAssistant.token,
+          requireAdmin: homeAssistant.kind === "standalone",
+          logger: this.#logger,
+        }),
+      );
+    }
+    if (this.#extraSink) sinks.push(this.#extraSink);
+    if (sinks.length === 0) {
+      this.#logger.warn(
+        "no Home Assistant configured (HA_URL, HA_TOKEN): facts are only written to this log",
+      );
+      sinks.push(new ConsoleSink((line) => this.#logger.info(line)));
+    }
+    return sinks.length === 1 ? (sinks[0] as Sink) : new FanOutSink(sinks);
   }
 
   /**
@@ -166,7 +176,7 @@ export class App {
     await step("the delivered-events log", () => this.#delivered?.close());
     await step("the API request log", () => this.#requests?.close());
     await step("telling Home Assistant", () => this.#engine?.publishStopped());
-    await step("Home Assistant", () => this.#ha?.close());
+    await step("the publisher", () => this.#sink?.close());
     await step("the API client", () => this.#client?.close());
     if (failures.length > 0) throw failures[0];
   }

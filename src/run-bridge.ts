@@ -2,9 +2,8 @@
 // so that a test process can run it with an extra sink and see the code main would exit with.
 import { App } from "./app.js";
 import { ConfigError, loadConfig } from "./config/load-config.js";
-import type { Sink } from "./engine/sink.js";
+import { type Sink, SinkRefusedError } from "./engine/sink.js";
 import { EXIT_CONFIG, EXIT_FAILURE, EXIT_OK, STOP_TIMEOUT_MS } from "./exit-codes.js";
-import { HomeAssistantAuthError, HomeAssistantNotAdminError } from "./ha/errors.js";
 import { createLogger, type Logger } from "./log/logger.js";
 
 /** Runs the bridge until a signal stops it or it fails; resolves with the process's exit code. */
@@ -29,7 +28,7 @@ export async function runBridge(env: NodeJS.ProcessEnv, extra: { sink?: Sink } =
     await Promise.race([app.start(), stopRequested]);
   } catch (error) {
     await app.stop().catch(() => undefined);
-    if (error instanceof HomeAssistantAuthError || error instanceof HomeAssistantNotAdminError) {
+    if (error instanceof SinkRefusedError) {
       logger.error(error.message);
       return EXIT_CONFIG;
     }

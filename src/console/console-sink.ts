@@ -21,6 +21,12 @@ export class ConsoleSink implements Sink {
 
   readonly ready = true;
 
+  async open(): Promise<void> {}
+  async close(): Promise<void> {}
+  timeZone(): undefined {
+    return undefined;
+  }
+
   async whenReady(): Promise<void> {}
 
   async setChildren(children: readonly ChildRef[]): Promise<void> {

@@ -76,8 +76,8 @@ export class LiveViewSink implements Sink {
     this.#ticker = setInterval(() => this.#draw(), this.#o.refreshMs).unref();
   }
 
-  /** Leaves the last frame on screen, the cursor back, and nothing more drawn. */
-  close(): void {
+  /** Leaves the last frame on screen, the cursor back, and nothing more drawn. Idempotent. */
+  async close(): Promise<void> {
     clearInterval(this.#ticker);
     this.#ticker = undefined;
     if (!this.#screen) return;
@@ -106,6 +106,12 @@ export class LiveViewSink implements Sink {
   }
 
   readonly ready = true;
+
+  /** The screen is started by the demo before the bridge, to show its header at once. */
+  async open(): Promise<void> {}
+  timeZone(): undefined {
+    return undefined;
+  }
 
   async whenReady(): Promise<void> {}
 

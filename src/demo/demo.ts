@@ -78,7 +78,7 @@ export class Demo {
   async stop(): Promise<void> {
     await this.#app?.stop();
     await this.#simulator?.stop();
-    this.#view?.close();
+    await this.#view?.close();
     if (this.#dataDir) await rm(this.#dataDir, { recursive: true, force: true });
   }
 }

@@ -1,8 +1,8 @@
 // `npm run demo`: the bridge against the built-in simulator's demo household, shown live. Like
 // src/main.ts for the real bridge, the only place of the demo that exits.
 import { ConfigError } from "../config/load-config.js";
+import { SinkRefusedError } from "../engine/sink.js";
 import { EXIT_CONFIG, EXIT_FAILURE, EXIT_OK, STOP_TIMEOUT_MS } from "../exit-codes.js";
-import { HomeAssistantAuthError, HomeAssistantNotAdminError } from "../ha/errors.js";
 import { Demo } from "./demo.js";
 import { DemoArgsError, demoUsage, parseDemoArgs } from "./demo-args.js";
 
@@ -44,7 +44,7 @@ async function main(): Promise<number> {
       for (const problem of error.problems) process.stderr.write(`${problem}\n`);
       return EXIT_CONFIG;
     }
-    if (error instanceof HomeAssistantAuthError || error instanceof HomeAssistantNotAdminError) {
+    if (error instanceof SinkRefusedError) {
       process.stderr.write(`${error.message}\n`);
       return EXIT_CONFIG;
     }

@@ -19,6 +19,35 @@ export class FanOutSink implements Sink {
     this.#sinks = sinks;
   }
 
+  /** Opens every sink; when one refuses, closes those already open and rejects. */
+  async open(): Promise<void> {
+    const opened: Sink[] = [];
+    try {
+      for (const sink of this.#sinks) {
+        await sink.open();
+        opened.push(sink);
+      }
+    } catch (error) {
+      await Promise.allSettled(opened.map((sink) => sink.close()));
+      throw error;
+    }
+  }
+
+  /** Closes every sink, each even when another fails; rejects with the first failure. */
+  async close(): Promise<void> {
+    const results = await Promise.allSettled(this.#sinks.map((sink) => sink.close()));
+    const failed = results.find((result) => result.status === "rejected");
+    if (failed) throw failed.reason;
+  }
+
+  timeZone(): string | undefined {
+    for (const sink of this.#sinks) {
+      const zone = sink.timeZone();
+      if (zone) return zone;
+    }
+    return undefined;
+  }
+
   get ready(): boolean {
     return this.#sinks.every((sink) => sink.ready);
   }

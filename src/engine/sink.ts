@@ -59,9 +59,18 @@ export interface DeliveryOutcome {
 
 /**
  * Where facts go: Home Assistant, or the terminal in the demo. The engine knows nothing more of
- * its destination than this.
+ * its destination than this, and the app nothing more than this and its lifecycle.
  */
 export interface Sink {
+  /**
+   * Connects (retrying by itself what may come back); rejects with SinkRefusedError when the
+   * destination refuses the credentials, which a person must fix.
+   */
+  open(): Promise<void>;
+  /** Disconnects; the sink takes nothing more. */
+  close(): Promise<void>;
+  /** The household's time zone as the destination knows it (Home Assistant's), once known. */
+  timeZone(): string | undefined;
   /** Resolves when facts can be taken (e.g. Home Assistant connected and RUNNING). */
   whenReady(signal: AbortSignal): Promise<void>;
   /** Whether facts can be taken right now. */
@@ -94,4 +103,9 @@ export class NotDeliveredError extends Error {
  */
 export class MaybeDeliveredError extends Error {
   override name = "MaybeDeliveredError";
+}
+
+/** The destination refused the bridge's credentials (a token, a non-admin user): a person must act. */
+export class SinkRefusedError extends Error {
+  override name = "SinkRefusedError";
 }

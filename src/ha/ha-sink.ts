@@ -7,6 +7,7 @@ import {
   MaybeDeliveredError,
   NotDeliveredError,
   type Sink,
+  SinkRefusedError,
   type UnavailableReason,
 } from "../engine/sink.js";
 import type { Logger } from "../log/logger.js";
@@ -14,10 +15,16 @@ import { HaConnection } from "./connection.js";
 import { DeliveryRecords } from "./delivery-records.js";
 import { deliveryScript, readDeliveryResult } from "./delivery-script.js";
 import { type ChildIdentity, childEntities, statusEntity, unavailableChildEntities } from "./entities.js";
-import { HomeAssistantConnectionError, HomeAssistantNotConnectedError } from "./errors.js";
+import {
+  HomeAssistantAuthError,
+  HomeAssistantConnectionError,
+  HomeAssistantNotAdminError,
+  HomeAssistantNotConnectedError,
+} from "./errors.js";
 import { EVENT_TYPE, eventData } from "./event-data.js";
 import { slugsFor } from "./slugs.js";
 import { StateWriter } from "./state-writer.js";
+import { TokenNotification } from "./token-notification.js";
 
 export interface HaSinkOptions {
   url: string;
@@ -29,7 +36,6 @@ export interface HaSinkOptions {
   pongTimeoutMs?: number;
 }
 
-export const TOKEN_NOTIFICATION_ID = "reward_facts_token";
 /** Failed writes within this window make the status `ha_degraded`. */
 const DEGRADED_WINDOW_MS = 10 * 60_000;
 /** While an entity's value does not change, its `last_read` is rewritten this often (StateWriter). */
@@ -49,8 +55,8 @@ export class HaSink implements Sink {
   #slugs = new Map<string, string>();
   /** When each child's today was last read. */
   readonly #lastReads = new Map<string, number>();
+  readonly #notification: TokenNotification;
   #status: EngineStatus | undefined;
-  #notified = false;
   #lastWriteFailure = 0;
 
   constructor(options: HaSinkOptions) {
@@ -71,15 +77,26 @@ export class HaSink implements Sink {
       onRunning: () => this.#onRunning(),
     });
     this.#records = new DeliveryRecords(this.#connection, options.logger);
+    this.#notification = new TokenNotification(
+      (domain, service, data) => this.#states.callService(domain, service, data),
+      options.logger,
+    );
   }
 
-  /** Connects to Home Assistant; throws when it refuses the token or the user is not an admin. */
+  /** Connects to Home Assistant; SinkRefusedError when it refuses the token or the user is not an admin. */
   async open(): Promise<void> {
-    await this.#connection.open();
+    try {
+      await this.#connection.open();
+    } catch (error) {
+      if (error instanceof HomeAssistantAuthError || error instanceof HomeAssistantNotAdminError) {
+        throw new SinkRefusedError(error.message, { cause: error });
+      }
+      throw error;
+    }
   }
 
   /** Home Assistant's time zone, once known. */
-  get timeZone(): string | undefined {
+  timeZone(): string | undefined {
     return this.#connection.timeZone;
   }
 
@@ -155,7 +172,7 @@ export class HaSink implements Sink {
     this.#status = status;
     const degraded = Date.now() - this.#lastWriteFailure < DEGRADED_WINDOW_MS;
     await this.#write([statusEntity(status, degraded)]);
-    await this.#followTokenNotification(status);
+    await this.#notification.follow(status);
   }
 
   async markUnavailable(child: ChildRef, reason: UnavailableReason): Promise<void> {
@@ -178,30 +195,6 @@ export class HaSink implements Sink {
     } catch (error) {
       this.#lastWriteFailure = Date.now();
       this.#logger.warn({ err: error }, "a state could not be written to Home Assistant");
-    }
-  }
-
-  async #followTokenNotification(status: EngineStatus): Promise<void> {
-    const invalid = status.state === "token_invalid";
-    if (invalid === this.#notified) return;
-    try {
-      if (invalid) {
-        await this.#states.callService("persistent_notification", "create", {
-          notification_id: TOKEN_NOTIFICATION_ID,
-          title: "Reward Facts: API token rejected",
-          message:
-            "The Household Reward Facts API no longer accepts the token (revoked or unknown). " +
-            "Create a new token in the app (Settings → household → API and home automation), " +
-            "then put it in the add-on's `api_token` option (or `REWARD_FACTS_API_TOKEN`) and restart.",
-        });
-      } else {
-        await this.#states.callService("persistent_notification", "dismiss", {
-          notification_id: TOKEN_NOTIFICATION_ID,
-        });
-      }
-      this.#notified = invalid;
-    } catch (error) {
-      this.#logger.warn({ err: error }, "the token notification could not be updated in Home Assistant");
     }
   }
 
@@ -240,7 +233,7 @@ export class HaSink implements Sink {
   async #republish(): Promise<void> {
     const count = await this.#states.republishAll();
     if (count > 0) this.#logger.info({ states: count }, "republished every state to Home Assistant");
-    this.#notified = false;
-    if (this.#status) await this.#followTokenNotification(this.#status);
+    this.#notification.reset();
+    if (this.#status) await this.#notification.follow(this.#status);
   }
 }

@@ -18,7 +18,7 @@ import {
   unavailableChildEntities,
 } from "../../src/ha/entities.js";
 import { EVENT_TYPE, eventData } from "../../src/ha/event-data.js";
-import { TOKEN_NOTIFICATION_ID } from "../../src/ha/ha-sink.js";
+import { TOKEN_NOTIFICATION_ID } from "../../src/ha/index.js";
 import { sampleCalmDay, sampleToday } from "../support/facts.js";
 import { readText, repoRoot } from "./supervisor-rules.js";
 

@@ -1,14 +1,20 @@
 import diagnostics from "node:diagnostics_channel";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ApiEvent, CalmDay, TodayPayload } from "../../src/api/schemas.js";
-import { type EngineStatus, type FactDelivery, NotDeliveredError } from "../../src/engine/sink.js";
+import {
+  type EngineStatus,
+  type FactDelivery,
+  NotDeliveredError,
+  SinkRefusedError,
+} from "../../src/engine/sink.js";
 import {
   HomeAssistantAuthError,
   HomeAssistantConnectionError,
   HomeAssistantError,
   toHomeAssistantError,
 } from "../../src/ha/errors.js";
-import { HaSink, TOKEN_NOTIFICATION_ID } from "../../src/ha/ha-sink.js";
+import { HaSink } from "../../src/ha/ha-sink.js";
+import { TOKEN_NOTIFICATION_ID } from "../../src/ha/index.js";
 import { silentLogger } from "../../src/log/logger.js";
 import { type HomeAssistantInstance, startHomeAssistant } from "../support/home-assistant.js";
 
@@ -91,7 +97,7 @@ afterAll(async () => {
 
 describe("HaSink against a real Home Assistant", () => {
   it("knows Home Assistant's time zone", () => {
-    expect(sink.timeZone).toBe("Europe/Paris");
+    expect(sink.timeZone()).toBe("Europe/Paris");
   });
 
   it("writes only the states that changed", async () => {
@@ -194,7 +200,14 @@ describe("HaSink against a real Home Assistant", () => {
       logger: silentLogger(),
       requireAdmin: true,
     });
-    await expect(stranger.open()).rejects.toBeInstanceOf(HomeAssistantAuthError);
+    const refused = await stranger.open().then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    // What the app sees (a person must act), carrying what Home Assistant said.
+    expect(refused).toBeInstanceOf(SinkRefusedError);
+    expect((refused as Error).cause).toBeInstanceOf(HomeAssistantAuthError);
+    expect((refused as Error).message).not.toContain("not-a-token");
     await stranger.close();
   });
 });

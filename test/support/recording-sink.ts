@@ -22,6 +22,12 @@ export class RecordingSink implements Sink {
   #ready = true;
   #waiters: Array<() => void> = [];
 
+  async open(): Promise<void> {}
+  async close(): Promise<void> {}
+  timeZone(): undefined {
+    return undefined;
+  }
+
   get ready(): boolean {
     return this.#ready;
   }
