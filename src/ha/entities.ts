@@ -1,6 +1,17 @@
 import type { Behavior, Today } from "../api/schemas.js";
 import type { BridgeState, EngineStatus, UnavailableReason } from "../engine/sink.js";
 import { reasonText } from "../engine/unavailable-reason.js";
+import {
+  type ChildEntityKind,
+  childEntityDefinitions,
+  childEntityId,
+  childEntityKinds,
+  classAttributes,
+  STATUS_ENTITY_ID,
+  statusDefinition,
+} from "./catalogue.js";
+
+export { childEntityId, childEntityKinds, STATUS_ENTITY_ID } from "./catalogue.js";
 
 // Pure mapping of facts to Home Assistant entity ids, states and attributes, as the bridge
 // contract fixes them. snake_case lives here, at the edge; nothing here does I/O.
@@ -20,86 +31,11 @@ export interface ChildIdentity {
   slug: string;
 }
 
-export const STATUS_ENTITY_ID = "sensor.reward_facts_status";
 /** A state is at most 255 characters in Home Assistant. */
 const MAX_STATE_LENGTH = 255;
 /** The recorder drops attributes above 16 KiB; the behaviors list is the only one that grows. */
 const MAX_BEHAVIOR_ITEMS = 40;
 const MAX_LABEL_LENGTH = 100;
-
-type Kind =
-  | "minutes_remaining"
-  | "minutes_unlocked"
-  | "minutes_consumed"
-  | "points"
-  | "streak"
-  | "session_ends_at"
-  | "session_running"
-  | "my_day"
-  | "period"
-  | "consumable_today"
-  | "mandatory_ok"
-  | "behaviors";
-
-interface EntityDef {
-  domain: "sensor" | "binary_sensor";
-  name: string;
-  icon: string;
-  fixed?: Attributes;
-}
-
-const minutes = { device_class: "duration", unit_of_measurement: "min", state_class: "measurement" };
-
-const defs: Record<Kind, EntityDef> = {
-  minutes_remaining: { domain: "sensor", name: "minutes remaining", icon: "mdi:timer-sand", fixed: minutes },
-  minutes_unlocked: {
-    domain: "sensor",
-    name: "minutes unlocked",
-    icon: "mdi:lock-open-variant",
-    fixed: minutes,
-  },
-  minutes_consumed: { domain: "sensor", name: "minutes consumed", icon: "mdi:timer-check", fixed: minutes },
-  points: {
-    domain: "sensor",
-    name: "points",
-    icon: "mdi:star-circle",
-    fixed: { state_class: "measurement" },
-  },
-  streak: {
-    domain: "sensor",
-    name: "streak",
-    icon: "mdi:fire",
-    fixed: { unit_of_measurement: "d", state_class: "measurement" },
-  },
-  session_ends_at: {
-    domain: "sensor",
-    name: "session ends at",
-    icon: "mdi:timer-alert",
-    fixed: { device_class: "timestamp" },
-  },
-  session_running: {
-    domain: "binary_sensor",
-    name: "session running",
-    icon: "mdi:television-play",
-    fixed: { device_class: "running" },
-  },
-  my_day: { domain: "binary_sensor", name: "my day", icon: "mdi:home-heart" },
-  period: {
-    domain: "sensor",
-    name: "period",
-    icon: "mdi:calendar-today",
-    fixed: { device_class: "enum", options: ["school", "holiday", "weekend"] },
-  },
-  consumable_today: { domain: "binary_sensor", name: "consumable today", icon: "mdi:gamepad-variant" },
-  mandatory_ok: { domain: "binary_sensor", name: "mandatory done", icon: "mdi:check-decagram" },
-  behaviors: { domain: "sensor", name: "behaviors validated", icon: "mdi:format-list-checks" },
-};
-
-export const childEntityKinds = Object.keys(defs) as Kind[];
-
-export function childEntityId(slug: string, kind: Kind): string {
-  return `${defs[kind].domain}.reward_facts_${slug}_${kind}`;
-}
 
 const onOff = (value: boolean) => (value ? "on" : "off");
 const UNKNOWN = "unknown";
@@ -115,13 +51,18 @@ function isoTime(ms: number): string {
   return new Date(ms).toISOString().replace(/\.\d{3}Z$/, "+00:00");
 }
 
-function entity(child: ChildIdentity, kind: Kind, state: string, attributes: Attributes = {}): EntityState {
-  const def = defs[kind];
+function entity(
+  child: ChildIdentity,
+  kind: ChildEntityKind,
+  state: string,
+  attributes: Attributes = {},
+): EntityState {
+  const def = childEntityDefinitions[kind];
   return {
     entityId: childEntityId(child.slug, kind),
     state: state.slice(0, MAX_STATE_LENGTH),
     attributes: {
-      ...def.fixed,
+      ...classAttributes(def),
       ...attributes,
       child_id: child.id,
       child_name: child.firstName,
@@ -238,8 +179,8 @@ export function statusEntity(status: EngineStatus, haDegraded = false): EntitySt
       rate_limited_count: status.rateLimitedCount,
       last_error: status.lastError?.slice(0, MAX_STATE_LENGTH) ?? null,
       last_turn: status.lastTurnAt ? isoTime(status.lastTurnAt) : null,
-      friendly_name: "Reward Facts status",
-      icon: "mdi:bridge",
+      friendly_name: statusDefinition.name,
+      icon: statusDefinition.icon,
     },
   };
 }

@@ -1,0 +1,91 @@
+// The entities the bridge publishes, once, for both ways of publishing them (REST-made states and
+// MQTT discovery): ids as the contract fixes them, names, icons, device and state classes, units.
+
+export type ChildEntityKind =
+  | "minutes_remaining"
+  | "minutes_unlocked"
+  | "minutes_consumed"
+  | "points"
+  | "streak"
+  | "session_ends_at"
+  | "session_running"
+  | "my_day"
+  | "period"
+  | "consumable_today"
+  | "mandatory_ok"
+  | "behaviors";
+
+export interface EntityDefinition {
+  component: "sensor" | "binary_sensor";
+  /** Shown after the child's name: "Léa minutes remaining". */
+  name: string;
+  icon: string;
+  deviceClass?: string;
+  unit?: string;
+  stateClass?: "measurement";
+  /** The states of an enum sensor. */
+  options?: readonly string[];
+}
+
+const minutes = { deviceClass: "duration", unit: "min", stateClass: "measurement" } as const;
+
+export const childEntityDefinitions: Record<ChildEntityKind, EntityDefinition> = {
+  minutes_remaining: { component: "sensor", name: "minutes remaining", icon: "mdi:timer-sand", ...minutes },
+  minutes_unlocked: {
+    component: "sensor",
+    name: "minutes unlocked",
+    icon: "mdi:lock-open-variant",
+    ...minutes,
+  },
+  minutes_consumed: { component: "sensor", name: "minutes consumed", icon: "mdi:timer-check", ...minutes },
+  points: { component: "sensor", name: "points", icon: "mdi:star-circle", stateClass: "measurement" },
+  streak: { component: "sensor", name: "streak", icon: "mdi:fire", unit: "d", stateClass: "measurement" },
+  session_ends_at: {
+    component: "sensor",
+    name: "session ends at",
+    icon: "mdi:timer-alert",
+    deviceClass: "timestamp",
+  },
+  session_running: {
+    component: "binary_sensor",
+    name: "session running",
+    icon: "mdi:television-play",
+    deviceClass: "running",
+  },
+  my_day: { component: "binary_sensor", name: "my day", icon: "mdi:home-heart" },
+  period: {
+    component: "sensor",
+    name: "period",
+    icon: "mdi:calendar-today",
+    deviceClass: "enum",
+    options: ["school", "holiday", "weekend"],
+  },
+  consumable_today: { component: "binary_sensor", name: "consumable today", icon: "mdi:gamepad-variant" },
+  mandatory_ok: { component: "binary_sensor", name: "mandatory done", icon: "mdi:check-decagram" },
+  behaviors: { component: "sensor", name: "behaviors validated", icon: "mdi:format-list-checks" },
+};
+
+export const childEntityKinds = Object.keys(childEntityDefinitions) as ChildEntityKind[];
+
+/** The contract's entity id of a child's entity. */
+export function childEntityId(slug: string, kind: ChildEntityKind): string {
+  return `${childEntityDefinitions[kind].component}.reward_facts_${slug}_${kind}`;
+}
+
+export const STATUS_ENTITY_ID = "sensor.reward_facts_status";
+
+export const statusDefinition: EntityDefinition = {
+  component: "sensor",
+  name: "Reward Facts status",
+  icon: "mdi:bridge",
+};
+
+/** What Home Assistant reads from a state's attributes to type it (REST-made states carry them). */
+export function classAttributes(definition: EntityDefinition): Record<string, unknown> {
+  return {
+    ...(definition.deviceClass ? { device_class: definition.deviceClass } : {}),
+    ...(definition.unit ? { unit_of_measurement: definition.unit } : {}),
+    ...(definition.stateClass ? { state_class: definition.stateClass } : {}),
+    ...(definition.options ? { options: [...definition.options] } : {}),
+  };
+}
