@@ -17,6 +17,8 @@ export interface DeliveryScriptInput {
   expectedStamp: string | undefined;
   /** `action` for service calls from 2024.8, `service` before. */
   serviceKey: "action" | "service";
+  /** Steps run before the bus event, in the same run: one list when redelivered, one otherwise. */
+  beforeEvent?: { redelivered: unknown[]; otherwise: unknown[] };
 }
 
 export interface DeliveryScriptMessage {
@@ -66,6 +68,7 @@ export function deliveryScript(input: DeliveryScriptInput): DeliveryScriptMessag
             "{{ in_doubt and expected != '' and (s is none or s.last_updated.isoformat() != expected) }}",
         },
       },
+      ...beforeEventSteps(input.beforeEvent),
       { event: input.eventType, event_data: { ...data, redelivered: "{{ redelivered }}" } },
       {
         [input.serviceKey]: "input_text.set_value",
@@ -83,6 +86,19 @@ export function deliveryScript(input: DeliveryScriptInput): DeliveryScriptMessag
       { stop: "delivered", response_variable: "receipt" },
     ],
   };
+}
+
+/** Literal steps for each value of `redelivered`: no template ever sees the family's words. */
+function beforeEventSteps(steps: DeliveryScriptInput["beforeEvent"]): unknown[] {
+  if (!steps || (steps.redelivered.length === 0 && steps.otherwise.length === 0)) return [];
+  return [
+    {
+      if: [{ condition: "template", value_template: "{{ redelivered }}" }],
+      // biome-ignore lint/suspicious/noThenProperty: Home Assistant's `if` step spells it so; never awaited.
+      then: steps.redelivered,
+      else: steps.otherwise,
+    },
+  ];
 }
 
 /** Reads the `execute_script` result: `{context, response}`, the response null when it stopped early. */

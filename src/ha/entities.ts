@@ -20,6 +20,8 @@ export type Attributes = Record<string, unknown>;
 
 export interface EntityState {
   entityId: string;
+  /** The catalogue's key of a child's entity (`minutes_remaining`); none for the status. */
+  kind?: ChildEntityKind;
   state: string;
   attributes: Attributes;
 }
@@ -60,6 +62,7 @@ function entity(
   const def = childEntityDefinitions[kind];
   return {
     entityId: childEntityId(child.slug, kind),
+    kind,
     state: state.slice(0, MAX_STATE_LENGTH),
     attributes: {
       ...classAttributes(def),

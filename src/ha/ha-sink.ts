@@ -14,7 +14,8 @@ import type { Logger } from "../log/logger.js";
 import { HaConnection } from "./connection.js";
 import { DeliveryRecords } from "./delivery-records.js";
 import { deliveryScript, readDeliveryResult } from "./delivery-script.js";
-import { type ChildIdentity, childEntities, statusEntity, unavailableChildEntities } from "./entities.js";
+import { type ChildIdentity, childEntities, statusEntity } from "./entities.js";
+import type { EntityPublisher } from "./entity-publisher.js";
 import {
   HomeAssistantAuthError,
   HomeAssistantConnectionError,
@@ -22,6 +23,8 @@ import {
   HomeAssistantNotConnectedError,
 } from "./errors.js";
 import { EVENT_TYPE, eventData } from "./event-data.js";
+import { BrokerRefusedError } from "./mqtt/mqtt-link.js";
+import { RestEntities } from "./rest/rest-entities.js";
 import { slugsFor } from "./slugs.js";
 import { StateWriter } from "./state-writer.js";
 import { TokenNotification } from "./token-notification.js";
@@ -34,7 +37,18 @@ export interface HaSinkOptions {
   requireAdmin: boolean;
   heartbeatMs?: number;
   pongTimeoutMs?: number;
+  /** How entities are published; REST-made states when not given. */
+  entities?: EntityPublisherFactory;
 }
+
+/** What a way of publishing entities can use of the Home Assistant link. */
+export interface HomeAssistantParts {
+  connection: HaConnection;
+  states: StateWriter;
+  logger: Logger;
+}
+
+export type EntityPublisherFactory = (parts: HomeAssistantParts) => EntityPublisher;
 
 /** Failed writes within this window make the status `ha_degraded`. */
 const DEGRADED_WINDOW_MS = 10 * 60_000;
@@ -50,6 +64,7 @@ export class HaSink implements Sink {
   readonly #logger: Logger;
   readonly #connection: HaConnection;
   readonly #states: StateWriter;
+  readonly #entities: EntityPublisher;
   readonly #records: DeliveryRecords;
   #children: readonly ChildRef[] = [];
   #slugs = new Map<string, string>();
@@ -77,6 +92,8 @@ export class HaSink implements Sink {
       onRunning: () => this.#onRunning(),
     });
     this.#records = new DeliveryRecords(this.#connection, options.logger);
+    const parts = { connection: this.#connection, states: this.#states, logger: options.logger };
+    this.#entities = (options.entities ?? ((ha) => new RestEntities(ha.states)))(parts);
     this.#notification = new TokenNotification(
       (domain, service, data) => this.#states.callService(domain, service, data),
       options.logger,
@@ -86,9 +103,14 @@ export class HaSink implements Sink {
   /** Connects to Home Assistant; SinkRefusedError when it refuses the token or the user is not an admin. */
   async open(): Promise<void> {
     try {
+      await this.#entities.open();
       await this.#connection.open();
     } catch (error) {
-      if (error instanceof HomeAssistantAuthError || error instanceof HomeAssistantNotAdminError) {
+      if (
+        error instanceof HomeAssistantAuthError ||
+        error instanceof HomeAssistantNotAdminError ||
+        error instanceof BrokerRefusedError
+      ) {
         throw new SinkRefusedError(error.message, { cause: error });
       }
       throw error;
@@ -100,24 +122,31 @@ export class HaSink implements Sink {
     return this.#connection.timeZone;
   }
 
-  /** Connected to a RUNNING Home Assistant, every state republished. */
+  /** Connected to a RUNNING Home Assistant, every state republished (and to the broker, in MQTT mode). */
   get ready(): boolean {
-    return this.#connection.ready;
+    return this.#connection.ready && this.#entities.ready;
   }
 
-  whenReady(signal: AbortSignal): Promise<void> {
-    return this.#connection.whenReady(signal);
+  async whenReady(signal: AbortSignal): Promise<void> {
+    while (!this.ready) {
+      await this.#connection.whenReady(signal);
+      await this.#entities.whenReady(signal);
+    }
   }
 
   async setChildren(children: readonly ChildRef[]): Promise<void> {
     this.#children = children;
     this.#slugs = slugsFor(children);
+    await this.#publishing(() => this.#entities.setChildren(children.map((child) => this.#identity(child))));
     if (this.#connection.ready) await this.#ensureRecords();
   }
 
   async publishToday(child: ChildRef, today: Today, readAt: number): Promise<void> {
     this.#lastReads.set(child.id, readAt);
-    await this.#write(childEntities(this.#identity(child), today, readAt));
+    const identity = this.#identity(child);
+    await this.#publishing(() =>
+      this.#entities.publishChild(identity, childEntities(identity, today, readAt)),
+    );
   }
 
   async publishEvent(child: ChildRef, delivery: FactDelivery): Promise<DeliveryOutcome> {
@@ -134,9 +163,14 @@ export class HaSink implements Sink {
         });
         return {};
       }
+      const identity = this.#identity(child);
       const script = deliveryScript({
         eventType: EVENT_TYPE,
         data,
+        beforeEvent: {
+          redelivered: this.#entities.deliverySteps(identity, data, true),
+          otherwise: this.#entities.deliverySteps(identity, data, false),
+        },
         factId: delivery.event.id,
         recordEntityId: record,
         inDoubt: delivery.inDoubt,
@@ -171,15 +205,21 @@ export class HaSink implements Sink {
   async publishStatus(status: EngineStatus): Promise<void> {
     this.#status = status;
     const degraded = Date.now() - this.#lastWriteFailure < DEGRADED_WINDOW_MS;
-    await this.#write([statusEntity(status, degraded)]);
+    await this.#publishing(() => this.#entities.publishStatus(statusEntity(status, degraded), status));
     await this.#notification.follow(status);
   }
 
   async markUnavailable(child: ChildRef, reason: UnavailableReason): Promise<void> {
-    await this.#write(unavailableChildEntities(this.#identity(child), reason, this.#lastReads.get(child.id)));
+    const identity = this.#identity(child);
+    await this.#publishing(() =>
+      this.#entities.markUnavailable(identity, reason, this.#lastReads.get(child.id)),
+    );
   }
 
   async close(): Promise<void> {
+    await this.#entities.close().catch((error: unknown) => {
+      this.#logger.warn({ err: error }, "the entities could not be told the bridge stops");
+    });
     this.#connection.close();
     await this.#states.close();
   }
@@ -189,12 +229,13 @@ export class HaSink implements Sink {
     return { id: child.id, firstName: child.firstName, slug };
   }
 
-  async #write(states: Parameters<StateWriter["write"]>[0]): Promise<void> {
+  /** A failed write is logged and counted (the status says `ha_degraded`), never thrown at the engine. */
+  async #publishing(write: () => Promise<void>): Promise<void> {
     try {
-      await this.#states.write(states);
+      await write();
     } catch (error) {
       this.#lastWriteFailure = Date.now();
-      this.#logger.warn({ err: error }, "a state could not be written to Home Assistant");
+      this.#logger.warn({ err: error }, "a state could not be published to Home Assistant");
     }
   }
 
@@ -231,8 +272,8 @@ export class HaSink implements Sink {
 
   /** After Home Assistant (re)started: every state again, then the status. */
   async #republish(): Promise<void> {
-    const count = await this.#states.republishAll();
-    if (count > 0) this.#logger.info({ states: count }, "republished every state to Home Assistant");
+    await this.#entities.republish();
+    this.#logger.info({ mode: this.#entities.mode }, "published every entity to Home Assistant");
     this.#notification.reset();
     if (this.#status) await this.#notification.follow(this.#status);
   }

@@ -1,0 +1,35 @@
+import type { EngineStatus, UnavailableReason } from "../engine/sink.js";
+import type { ChildIdentity, EntityState } from "./entities.js";
+
+/**
+ * How the bridge's entities reach Home Assistant: states written through its REST API
+ * (rest/rest-entities.ts), or registry entities through MQTT discovery (mqtt/mqtt-entities.ts).
+ * The bus event, the delivery records and the token notification are the same for both (HaSink).
+ */
+export interface EntityPublisher {
+  /** `rest` or `mqtt`, for logs and the status. */
+  readonly mode: "rest" | "mqtt";
+  /** Connects what it needs (the broker); rejects when refused. */
+  open(): Promise<void>;
+  /** Says the bridge stops and disconnects. */
+  close(): Promise<void>;
+  /** Whether states can be published now. */
+  readonly ready: boolean;
+  whenReady(signal: AbortSignal): Promise<void>;
+  /** Home Assistant (re)started or came back: everything it must know, again. */
+  republish(): Promise<void>;
+  /** The children followed now; a child no longer among them is removed where that means something. */
+  setChildren(children: readonly ChildIdentity[]): Promise<void>;
+  publishChild(child: ChildIdentity, states: readonly EntityState[]): Promise<void>;
+  markUnavailable(
+    child: ChildIdentity,
+    reason: UnavailableReason,
+    lastReadAt: number | undefined,
+  ): Promise<void>;
+  publishStatus(status: EntityState, engine: EngineStatus): Promise<void>;
+  /**
+   * Steps of the delivery script that run, in Home Assistant, before the bus event, in the same
+   * run (the MQTT event entity and device trigger), for an arrival marked `redelivered` or not.
+   */
+  deliverySteps(child: ChildIdentity, data: Record<string, unknown>, redelivered: boolean): unknown[];
+}

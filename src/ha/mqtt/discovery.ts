@@ -1,0 +1,223 @@
+import { apiEventTypes } from "../../api/schemas.js";
+import {
+  type ChildEntityKind,
+  childEntityDefinitions,
+  childEntityId,
+  childEntityKinds,
+  type EntityDefinition,
+  STATUS_ENTITY_ID,
+  statusDefinition,
+} from "../catalogue.js";
+import type { ChildIdentity } from "../entities.js";
+import {
+  BRIDGE_AVAILABILITY,
+  BRIDGE_NODE,
+  bridgeTopics,
+  childNode,
+  childTopics,
+  discoveryTopic,
+} from "./topics.js";
+
+// MQTT discovery messages: one Home Assistant device per child and one for the bridge, every
+// entity with a unique id from the child's id and the entity's key (never the name). Pure.
+
+export interface DiscoveryMessage {
+  topic: string;
+  /** The config payload; null clears the entity (an empty retained message). */
+  payload: Record<string, unknown> | null;
+}
+
+export interface DiscoveryContext {
+  /** Home Assistant's version: it decides the key that sets the entity id (see entityIdKey). */
+  haVersion: string;
+  /** The bridge's version, shown on its device page. */
+  bridgeVersion: string;
+}
+
+/** The child's diagnostic entity saying whether its facts can be read, and why not. */
+export const READ_STATUS_KEY = "read_status";
+export const JOURNAL_KEY = "journal";
+
+const origin = (context: DiscoveryContext) => ({
+  name: "reward-facts-bridge",
+  sw_version: context.bridgeVersion,
+});
+
+const bridgeDevice = (context: DiscoveryContext) => ({
+  identifiers: [BRIDGE_NODE],
+  name: "Reward Facts bridge",
+  manufacturer: "Household Reward Facts",
+  model: "Bridge",
+  sw_version: context.bridgeVersion,
+});
+
+/**
+ * The key that gives an entity the contract's id at its first registration: `object_id` (the
+ * object part) until Home Assistant 2025.10, `default_entity_id` (the whole id) from then on,
+ * where `object_id` was deprecated, then removed. Each version drops the key it does not know.
+ */
+export function entityIdKey(haVersion: string): "object_id" | "default_entity_id" {
+  const [year = 0, month = 0] = haVersion.split(".").map(Number);
+  return year > 2025 || (year === 2025 && month >= 10) ? "default_entity_id" : "object_id";
+}
+
+function idKeys(entityId: string, context: DiscoveryContext): Record<string, string> {
+  const key = entityIdKey(context.haVersion);
+  return { [key]: key === "object_id" ? entityId.slice(entityId.indexOf(".") + 1) : entityId };
+}
+
+function classes(definition: EntityDefinition): Record<string, unknown> {
+  return {
+    icon: definition.icon,
+    ...(definition.deviceClass ? { device_class: definition.deviceClass } : {}),
+    ...(definition.unit ? { unit_of_measurement: definition.unit } : {}),
+    ...(definition.stateClass ? { state_class: definition.stateClass } : {}),
+    ...(definition.options ? { options: [...definition.options] } : {}),
+    ...(definition.component === "binary_sensor" ? { payload_on: "on", payload_off: "off" } : {}),
+  };
+}
+
+/** Every discovery message of one child: its entities, its event entity, its device triggers. */
+export function childDiscovery(child: ChildIdentity, context: DiscoveryContext): DiscoveryMessage[] {
+  const node = childNode(child.id);
+  const topics = childTopics(child.id);
+  const device = {
+    identifiers: [node],
+    name: child.firstName,
+    manufacturer: "Household Reward Facts",
+    model: "Child",
+    via_device: BRIDGE_NODE,
+  };
+  // An entity is available while the bridge runs and the child's facts can be read.
+  const availability = {
+    availability: [{ topic: BRIDGE_AVAILABILITY }, { topic: topics.availability }],
+    availability_mode: "all",
+  };
+  const common = { device, origin: origin(context) };
+  const messages: DiscoveryMessage[] = childEntityKinds.map((kind: ChildEntityKind) => {
+    const definition = childEntityDefinitions[kind];
+    return {
+      topic: discoveryTopic(definition.component, node, kind),
+      payload: {
+        ...common,
+        ...availability,
+        unique_id: `${node}_${kind}`,
+        ...idKeys(childEntityId(child.slug, kind), context),
+        name: capitalise(definition.name),
+        state_topic: topics.state(kind),
+        json_attributes_topic: topics.attributes(kind),
+        ...classes(definition),
+      },
+    };
+  });
+  messages.push({
+    topic: discoveryTopic("sensor", node, READ_STATUS_KEY),
+    payload: {
+      ...common,
+      availability: [{ topic: BRIDGE_AVAILABILITY }],
+      unique_id: `${node}_${READ_STATUS_KEY}`,
+      ...idKeys(`sensor.reward_facts_${child.slug}_${READ_STATUS_KEY}`, context),
+      name: "Read status",
+      icon: "mdi:cloud-check-outline",
+      entity_category: "diagnostic",
+      state_topic: topics.state(READ_STATUS_KEY),
+      json_attributes_topic: topics.attributes(READ_STATUS_KEY),
+    },
+  });
+  messages.push({
+    topic: discoveryTopic("event", node, JOURNAL_KEY),
+    payload: {
+      ...common,
+      ...availability,
+      unique_id: `${node}_${JOURNAL_KEY}`,
+      ...idKeys(`event.reward_facts_${child.slug}_${JOURNAL_KEY}`, context),
+      name: "Journal",
+      icon: "mdi:star-shooting",
+      state_topic: topics.journal,
+      event_types: [...apiEventTypes],
+    },
+  });
+  for (const type of apiEventTypes) {
+    messages.push({
+      topic: discoveryTopic("device_automation", node, `trigger_${type}`),
+      payload: {
+        device,
+        origin: origin(context),
+        automation_type: "trigger",
+        type,
+        subtype: "fact",
+        topic: topics.trigger(type),
+      },
+    });
+  }
+  return messages;
+}
+
+/** The same topics with empty payloads: the child's device and entities go away. */
+export function clearChildDiscovery(child: ChildIdentity, context: DiscoveryContext): DiscoveryMessage[] {
+  return childDiscovery(child, context).map((message) => ({ topic: message.topic, payload: null }));
+}
+
+/** The bridge's own entities on the bridge's device. */
+export const bridgeEntityKeys = [
+  "status",
+  "requests_last_minute",
+  "budget_per_minute",
+  "interval_stretch",
+  "last_error",
+] as const;
+export type BridgeEntityKey = (typeof bridgeEntityKeys)[number];
+
+const bridgeDefinitions: Record<
+  BridgeEntityKey,
+  { entityId: string; name: string; extra: Record<string, unknown> }
+> = {
+  status: {
+    entityId: STATUS_ENTITY_ID,
+    name: "Status",
+    extra: { icon: statusDefinition.icon, json_attributes_topic: bridgeTopics.attributes("status") },
+  },
+  requests_last_minute: {
+    entityId: "sensor.reward_facts_requests_last_minute",
+    name: "Requests in the last minute",
+    extra: { icon: "mdi:swap-vertical", state_class: "measurement", entity_category: "diagnostic" },
+  },
+  budget_per_minute: {
+    entityId: "sensor.reward_facts_budget_per_minute",
+    name: "Request budget per minute",
+    extra: { icon: "mdi:gauge", entity_category: "diagnostic" },
+  },
+  interval_stretch: {
+    entityId: "sensor.reward_facts_interval_stretch",
+    name: "Interval stretch",
+    extra: { icon: "mdi:arrow-expand-horizontal", state_class: "measurement", entity_category: "diagnostic" },
+  },
+  last_error: {
+    entityId: "sensor.reward_facts_last_error",
+    name: "Last error",
+    extra: { icon: "mdi:alert-circle-outline", entity_category: "diagnostic" },
+  },
+};
+
+export function bridgeDiscovery(context: DiscoveryContext): DiscoveryMessage[] {
+  return bridgeEntityKeys.map((key) => {
+    const definition = bridgeDefinitions[key];
+    return {
+      topic: discoveryTopic("sensor", BRIDGE_NODE, key),
+      payload: {
+        device: bridgeDevice(context),
+        origin: origin(context),
+        availability: [{ topic: BRIDGE_AVAILABILITY }],
+        unique_id: `${BRIDGE_NODE}_${key}`,
+        ...idKeys(definition.entityId, context),
+        name: definition.name,
+        state_topic: bridgeTopics.state(key),
+        ...definition.extra,
+      },
+    };
+  });
+}
+
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

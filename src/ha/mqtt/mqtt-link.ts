@@ -1,0 +1,178 @@
+import { connect, type IClientOptions } from "mqtt";
+import type { Logger } from "../../log/logger.js";
+import type { StateMessage } from "./state-messages.js";
+import { BRIDGE_AVAILABILITY, HOME_ASSISTANT_STATUS } from "./topics.js";
+
+export interface BrokerAddress {
+  /** `mqtt://host:port` or `mqtts://host:port`. */
+  url: string;
+  username?: string | undefined;
+  password?: string | undefined;
+}
+
+export interface MqttLinkOptions {
+  broker: BrokerAddress;
+  logger: Logger;
+  /** Home Assistant announced itself (`homeassistant/status` `online`): everything again. */
+  onHomeAssistantOnline: () => void;
+  /** Seconds; the broker publishes the last will this long (×1.5) after the bridge went silent. */
+  keepaliveSeconds?: number;
+}
+
+/** The broker refused the credentials: a person must fix them. */
+export class BrokerRefusedError extends Error {
+  override name = "BrokerRefusedError";
+}
+
+/** Not connected to the broker: the message did not leave. */
+export class BrokerUnavailableError extends Error {
+  override name = "BrokerUnavailableError";
+}
+
+// CONNACK codes of a refused login: MQTT 3.1.1 (4, 5) and MQTT 5 (134, 135).
+const REFUSED_CODES = new Set([4, 5, 134, 135]);
+
+/**
+ * The bridge's connection to the MQTT broker (MQTT.js reconnects by itself). Its last will marks
+ * the bridge `offline`, so every entity of a bridge that dies goes unavailable within the
+ * keepalive; `online` is published at each connection. Logs when the broker goes away and once
+ * when it is back, and never the password.
+ */
+export class MqttLink {
+  readonly #o: MqttLinkOptions;
+  #client: ReturnType<typeof connect> | undefined;
+  #everConnected = false;
+  #waiters: Array<() => void> = [];
+  #lostLogged = false;
+  #refused: BrokerRefusedError | undefined;
+
+  constructor(options: MqttLinkOptions) {
+    this.#o = options;
+  }
+
+  get connected(): boolean {
+    return this.#client?.connected === true;
+  }
+
+  /** Set once the broker has refused the credentials (it is not retried until restart). */
+  get refused(): BrokerRefusedError | undefined {
+    return this.#refused;
+  }
+
+  /** Connects; BrokerRefusedError on refused credentials; a broker not there yet is retried. */
+  async open(): Promise<void> {
+    const { broker } = this.#o;
+    const options: IClientOptions = {
+      username: broker.username,
+      password: broker.password,
+      clientId: `reward_facts_bridge_${Math.random().toString(16).slice(2, 10)}`,
+      keepalive: this.#o.keepaliveSeconds ?? 30,
+      reconnectPeriod: 5_000,
+      connectTimeout: 10_000,
+      clean: true,
+      will: { topic: BRIDGE_AVAILABILITY, payload: Buffer.from("offline"), qos: 1, retain: true },
+    };
+    // Not connectAsync: it gives up on a broker that is not there yet; this waits for it.
+    const client = connect(broker.url, options);
+    this.#client = client;
+    client.on("connect", () => void this.#onConnect());
+    client.on("close", () => {
+      if (!this.#lostLogged && !client.disconnecting && this.#everConnected) {
+        this.#lostLogged = true;
+        this.#o.logger.warn("the MQTT broker is away; facts wait for it");
+      }
+    });
+    client.on("message", (topic, payload) => {
+      if (topic === HOME_ASSISTANT_STATUS && payload.toString() === "online") this.#o.onHomeAssistantOnline();
+    });
+    await new Promise<void>((resolve, reject) => {
+      const settle = () => {
+        client.off("connect", onConnect);
+        client.off("error", onError);
+      };
+      const onConnect = () => {
+        settle();
+        resolve();
+      };
+      const onError = (error: Error) => {
+        const classified = this.#classify(error);
+        if (!(classified instanceof BrokerRefusedError)) return;
+        settle();
+        client.end(true);
+        reject(classified);
+      };
+      client.on("connect", onConnect);
+      client.on("error", onError);
+    });
+    client.on("error", (error) => {
+      const classified = this.#classify(error);
+      if (classified instanceof BrokerRefusedError && !this.#refused) {
+        this.#refused = classified;
+        this.#o.logger.error(classified.message);
+        // Retrying refused credentials only fills the broker's log.
+        client.end(true);
+      }
+    });
+  }
+
+  whenConnected(signal: AbortSignal): Promise<void> {
+    if (this.connected) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const waiter = () => {
+        signal.removeEventListener("abort", onAbort);
+        resolve();
+      };
+      const onAbort = () => {
+        this.#waiters = this.#waiters.filter((w) => w !== waiter);
+        reject(signal.reason);
+      };
+      signal.addEventListener("abort", onAbort, { once: true });
+      this.#waiters.push(waiter);
+    });
+  }
+
+  /** Publishes (QoS 1) and resolves once the broker has it; BrokerUnavailableError when offline. */
+  async publish(message: StateMessage): Promise<void> {
+    const client = this.#client;
+    if (!client?.connected) throw new BrokerUnavailableError("not connected to the MQTT broker");
+    await client.publishAsync(message.topic, message.payload, { qos: 1, retain: message.retain });
+  }
+
+  async publishAll(messages: readonly StateMessage[]): Promise<void> {
+    for (const message of messages) await this.publish(message);
+  }
+
+  /** Disconnects cleanly: no last will (the caller says what it wants the bridge to show). */
+  async close(): Promise<void> {
+    const client = this.#client;
+    this.#client = undefined;
+    if (client) await client.endAsync().catch(() => undefined);
+  }
+
+  async #onConnect(): Promise<void> {
+    const client = this.#client;
+    if (!client?.connected) return;
+    this.#everConnected = true;
+    if (this.#lostLogged) this.#o.logger.info("the MQTT broker is back");
+    this.#lostLogged = false;
+    try {
+      await client.subscribeAsync(HOME_ASSISTANT_STATUS, { qos: 1 });
+      await client.publishAsync(BRIDGE_AVAILABILITY, "online", { qos: 1, retain: true });
+    } catch (error) {
+      this.#o.logger.warn({ err: error }, "the MQTT broker did not take the bridge's birth message");
+      return;
+    }
+    for (const resolve of this.#waiters.splice(0)) resolve();
+  }
+
+  #classify(error: unknown): Error {
+    const code = (error as { code?: unknown })?.code;
+    const where = new URL(this.#o.broker.url).host;
+    if (typeof code === "number" && REFUSED_CODES.has(code)) {
+      return new BrokerRefusedError(
+        `the MQTT broker at ${where} refused the bridge's credentials: check the MQTT user and password`,
+      );
+    }
+    return error instanceof Error ? error : new Error(String(error));
+  }
+}

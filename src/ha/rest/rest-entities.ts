@@ -1,0 +1,44 @@
+import type { EngineStatus, UnavailableReason } from "../../engine/sink.js";
+import { type ChildIdentity, type EntityState, unavailableChildEntities } from "../entities.js";
+import type { EntityPublisher } from "../entity-publisher.js";
+import type { StateWriter } from "../state-writer.js";
+
+/**
+ * Entities as states written through Home Assistant's REST API: no broker needed, but they are not
+ * registry entities (no unique id, no device, no area), and Home Assistant forgets them when it
+ * restarts, so every one is written again then.
+ */
+export class RestEntities implements EntityPublisher {
+  readonly mode = "rest";
+  readonly ready = true;
+  readonly #states: StateWriter;
+
+  constructor(states: StateWriter) {
+    this.#states = states;
+  }
+
+  async open(): Promise<void> {}
+  async close(): Promise<void> {}
+  async whenReady(): Promise<void> {}
+  async setChildren(): Promise<void> {}
+
+  async republish(): Promise<void> {
+    await this.#states.republishAll();
+  }
+
+  async publishChild(_child: ChildIdentity, states: readonly EntityState[]): Promise<void> {
+    await this.#states.write(states);
+  }
+
+  async markUnavailable(child: ChildIdentity, reason: UnavailableReason, lastReadAt: number | undefined) {
+    await this.#states.write(unavailableChildEntities(child, reason, lastReadAt));
+  }
+
+  async publishStatus(status: EntityState, _engine: EngineStatus): Promise<void> {
+    await this.#states.write([status]);
+  }
+
+  deliverySteps(): unknown[] {
+    return [];
+  }
+}
