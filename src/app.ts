@@ -1,5 +1,6 @@
 import { RewardFactsClient } from "./api/client.js";
-import type { BridgeConfig } from "./config/load-config.js";
+import { type BridgeConfig, ConfigError } from "./config/load-config.js";
+import { supervisorBroker } from "./config/supervisor-broker.js";
 import { ConsoleSink } from "./console/console-sink.js";
 import { Engine } from "./engine/engine.js";
 import type { DeliveryMoment } from "./engine/events-job.js";
@@ -7,7 +8,7 @@ import { FanOutSink } from "./engine/fan-out-sink.js";
 import { RateBudget } from "./engine/rate-budget.js";
 import type { Sink } from "./engine/sink.js";
 import { sleep } from "./engine/sleep.js";
-import { homeAssistantSink } from "./ha/index.js";
+import { type BrokerAddress, homeAssistantSink } from "./ha/index.js";
 import { Heartbeat } from "./health/heartbeat.js";
 import type { Logger } from "./log/logger.js";
 import { cursorStoreOn } from "./store/cursor-store.js";
@@ -73,7 +74,7 @@ export class App {
       logger,
       beforeRequest: (signal) => budget.acquire(signal),
     });
-    const sink = this.#buildSink();
+    const sink = this.#buildSink(await this.#broker());
     this.#sink = sink;
     this.#engine = new Engine({
       reader: this.#client,
@@ -100,8 +101,38 @@ export class App {
     );
   }
 
+  /**
+   * The broker to publish entities through, per the `publish` option: null for REST-made states.
+   * ConfigError when MQTT was asked for and no broker is known.
+   */
+  async #broker(): Promise<BrokerAddress | null> {
+    const { broker, homeAssistant, options } = this.#config;
+    if (options.publish === "rest" || !homeAssistant) return null;
+    const address =
+      broker.kind === "url"
+        ? broker
+        : broker.kind === "supervisor"
+          ? await supervisorBroker(broker.token).catch((error: unknown) => {
+              this.#logger.warn({ err: error }, "the Supervisor's MQTT service could not be asked");
+              return null;
+            })
+          : null;
+    if (!address && options.publish === "mqtt") {
+      throw new ConfigError([
+        "publish: mqtt, but no MQTT broker is known: install the Mosquitto broker add-on (or give MQTT_URL), or set publish to rest",
+      ]);
+    }
+    this.#logger.info(
+      address ? { broker: new URL(address.url).host } : {},
+      address
+        ? "publishing entities through MQTT discovery"
+        : "publishing entities as states (no MQTT broker known)",
+    );
+    return address;
+  }
+
   /** Home Assistant when configured, the extra sink (the demo's screen), else the log. */
-  #buildSink(): Sink {
+  #buildSink(broker: BrokerAddress | null): Sink {
     const { homeAssistant } = this.#config;
     const sinks: Sink[] = [];
     if (homeAssistant) {
@@ -112,6 +143,7 @@ export class App {
           token: homeAssistant.token,
           requireAdmin: homeAssistant.kind === "standalone",
           logger: this.#logger,
+          broker,
         }),
       );
     }

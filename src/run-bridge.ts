@@ -16,7 +16,11 @@ export async function runBridge(env: NodeJS.ProcessEnv, extra: { sink?: Sink } =
     for (const problem of error.problems) process.stderr.write(`${problem}\n`);
     return EXIT_CONFIG;
   }
-  const secrets = [config.options.api_token, config.homeAssistant?.token ?? ""];
+  const secrets = [
+    config.options.api_token,
+    config.homeAssistant?.token ?? "",
+    config.broker.kind === "url" ? (config.broker.password ?? "") : "",
+  ];
   const logger = createLogger({ level: config.options.log_level, secrets });
   const app = new App({ config, logger, ...(extra.sink ? { extraSink: extra.sink } : {}) });
 
@@ -30,6 +34,10 @@ export async function runBridge(env: NodeJS.ProcessEnv, extra: { sink?: Sink } =
     await app.stop().catch(() => undefined);
     if (error instanceof SinkRefusedError) {
       logger.error(error.message);
+      return EXIT_CONFIG;
+    }
+    if (error instanceof ConfigError) {
+      for (const problem of error.problems) logger.error(problem);
       return EXIT_CONFIG;
     }
     throw error;

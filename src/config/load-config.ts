@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import type { z } from "zod";
 import type { DeliveryMoment } from "../engine/events-job.js";
 import { DEFAULT_HEARTBEAT_FILE } from "../health/heartbeat.js";
+import { type BrokerSource, standaloneBroker } from "./broker-config.js";
 import { type BridgeOptions, optionsSchema } from "./options-schema.js";
 
 /** Bad configuration: one `name: problem` line per problem, names as the user wrote them. */
@@ -27,6 +28,8 @@ export interface BridgeConfig {
   dataDir: string;
   /** null when there is no Home Assistant to publish to (facts go to the log only). */
   homeAssistant: HomeAssistantTarget | null;
+  /** Where the MQTT broker is (the `publish` option decides whether it is used). */
+  broker: BrokerSource;
   /** The process's time zone (`TZ`), the fallback until Home Assistant tells its own. */
   timeZone: string;
   mode: "addon" | "standalone";
@@ -49,6 +52,7 @@ export const environmentNames: Record<keyof BridgeOptions, string> = {
   children: "REWARD_FACTS_CHILDREN",
   replayed_after_minutes: "REWARD_FACTS_REPLAYED_AFTER_MINUTES",
   log_level: "REWARD_FACTS_LOG_LEVEL",
+  publish: "REWARD_FACTS_PUBLISH",
 };
 
 const numericOptions = new Set<keyof BridgeOptions>([
@@ -76,11 +80,24 @@ export function loadConfig(
   if (parsed && !parsed.success) problems.push(...describeIssues(parsed.error, nameOf, raw));
 
   const homeAssistant = addon ? supervisorTarget(env) : standaloneTarget(env, problems);
+  const broker: BrokerSource = addon
+    ? { kind: "supervisor", token: env.SUPERVISOR_TOKEN as string }
+    : standaloneBroker(env, problems);
+  if (!addon && parsed?.success) {
+    const publish = parsed.data.publish;
+    if (publish === "mqtt" && broker.kind === "none")
+      problems.push(`${nameOf("publish")}: mqtt needs the broker's address in MQTT_URL`);
+    if (broker.kind === "url" && publish !== "rest" && !homeAssistant)
+      problems.push(
+        "MQTT_URL: also needs HA_URL and HA_TOKEN (the events and delivery records go through Home Assistant's API)",
+      );
+  }
   if (problems.length > 0 || !parsed?.success) throw new ConfigError(problems);
   return {
     options: parsed.data,
     dataDir: env.REWARD_FACTS_DATA_DIR || (addon ? "/data" : "./data"),
     homeAssistant,
+    broker,
     timeZone: env.TZ || Intl.DateTimeFormat().resolvedOptions().timeZone,
     mode: addon ? "addon" : "standalone",
     heartbeatFile: env.REWARD_FACTS_HEARTBEAT_FILE || DEFAULT_HEARTBEAT_FILE,

@@ -23,6 +23,11 @@ export const optionsSchema = z.object({
   /** A fact older than this when it reaches Home Assistant is marked `replayed` (a catch-up). */
   replayed_after_minutes: z.number().int().min(1).max(10_080).default(10),
   log_level: z.enum(logLevels).default("info"),
+  /**
+   * How entities reach Home Assistant: `mqtt`, registry entities through MQTT discovery (a device
+   * per child); `rest`, states written through its API; `auto`, MQTT when a broker is known.
+   */
+  publish: z.enum(["auto", "mqtt", "rest"]).default("auto"),
 });
 
 export type BridgeOptions = z.infer<typeof optionsSchema>;

@@ -97,6 +97,11 @@ export class HaConnection {
     return this.#ready;
   }
 
+  /** Home Assistant's version (`2026.11.0`), once connected. */
+  get haVersion(): string | undefined {
+    return this.#conn?.haVersion;
+  }
+
   /** Scripts spell a service call `action:` from Home Assistant 2024.8; `service:` before. */
   get supportsActionKey(): boolean {
     const [year = 0, month = 0] = (this.#conn?.haVersion ?? "").split(".").map(Number);

@@ -1,5 +1,17 @@
 import type { EngineStatus, UnavailableReason } from "../engine/sink.js";
+import type { Logger } from "../log/logger.js";
+import type { HaConnection } from "./connection.js";
 import type { ChildIdentity, EntityState } from "./entities.js";
+import type { StateWriter } from "./state-writer.js";
+
+/** What a way of publishing entities can use of the Home Assistant link. */
+export interface HomeAssistantParts {
+  connection: HaConnection;
+  states: StateWriter;
+  logger: Logger;
+}
+
+export type EntityPublisherFactory = (parts: HomeAssistantParts) => EntityPublisher;
 
 /**
  * How the bridge's entities reach Home Assistant: states written through its REST API

@@ -15,7 +15,7 @@ import { HaConnection } from "./connection.js";
 import { DeliveryRecords } from "./delivery-records.js";
 import { deliveryScript, readDeliveryResult } from "./delivery-script.js";
 import { type ChildIdentity, childEntities, statusEntity } from "./entities.js";
-import type { EntityPublisher } from "./entity-publisher.js";
+import type { EntityPublisher, EntityPublisherFactory } from "./entity-publisher.js";
 import {
   HomeAssistantAuthError,
   HomeAssistantConnectionError,
@@ -40,15 +40,6 @@ export interface HaSinkOptions {
   /** How entities are published; REST-made states when not given. */
   entities?: EntityPublisherFactory;
 }
-
-/** What a way of publishing entities can use of the Home Assistant link. */
-export interface HomeAssistantParts {
-  connection: HaConnection;
-  states: StateWriter;
-  logger: Logger;
-}
-
-export type EntityPublisherFactory = (parts: HomeAssistantParts) => EntityPublisher;
 
 /** Failed writes within this window make the status `ha_degraded`. */
 const DEGRADED_WINDOW_MS = 10 * 60_000;

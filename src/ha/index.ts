@@ -2,9 +2,13 @@
 // contract fixes. The app wires it without knowing how it talks to Home Assistant.
 import type { Sink } from "../engine/sink.js";
 import type { Logger } from "../log/logger.js";
+import { BRIDGE_VERSION } from "../version.js";
 import { HaSink } from "./ha-sink.js";
+import { mqttEntities } from "./mqtt/mqtt-entities.js";
+import type { BrokerAddress } from "./mqtt/mqtt-link.js";
 
 export { EVENT_TYPE } from "./event-data.js";
+export type { BrokerAddress } from "./mqtt/mqtt-link.js";
 export { TOKEN_NOTIFICATION_ID } from "./token-notification.js";
 
 export interface HomeAssistantTargetOptions {
@@ -13,9 +17,15 @@ export interface HomeAssistantTargetOptions {
   /** Standalone tokens must belong to an administrator; the Supervisor's proxy is one. */
   requireAdmin: boolean;
   logger: Logger;
+  /** Entities through MQTT discovery on this broker; REST-made states when null. */
+  broker: BrokerAddress | null;
 }
 
 /** The sink that publishes to Home Assistant: entities, the bus event, the token notification. */
 export function homeAssistantSink(options: HomeAssistantTargetOptions): Sink {
-  return new HaSink(options);
+  const { broker, ...rest } = options;
+  return new HaSink({
+    ...rest,
+    ...(broker ? { entities: mqttEntities({ broker, bridgeVersion: BRIDGE_VERSION }) } : {}),
+  });
 }

@@ -61,6 +61,29 @@ export class StateWriter {
     return states.length;
   }
 
+  /**
+   * Removes a state made through this API (Home Assistant keeps it until it restarts); forgets it
+   * here too. True when there was one.
+   */
+  async removeState(entityId: string): Promise<boolean> {
+    this.#desired.delete(entityId);
+    this.#written.delete(entityId);
+    const response = await request(`${this.#o.url}/api/states/${entityId}`, {
+      method: "DELETE",
+      headers: { authorization: `Bearer ${this.#o.token}` },
+      dispatcher: this.#agent,
+    });
+    await response.body.dump();
+    if (response.statusCode === 404) return false;
+    if (response.statusCode >= 300) {
+      throw new HomeAssistantHttpError(
+        `Home Assistant answered ${response.statusCode} to DELETE /api/states/${entityId}`,
+        response.statusCode,
+      );
+    }
+    return true;
+  }
+
   /** Calls a service, e.g. persistent_notification.create. */
   async callService(domain: string, service: string, data: Record<string, unknown>): Promise<void> {
     await this.#send(`/api/services/${domain}/${service}`, data);

@@ -115,7 +115,8 @@ describe("the image's production dependencies", () => {
       if (seen.has(file)) return;
       seen.add(file);
       const text = readFileSync(file, "utf8");
-      for (const match of text.matchAll(/(?:from|import)\s*\(?\s*"([^"]+)"/g)) {
+      // `from "x"` and `import("x")`, not a method named from (`Buffer.from("…")`).
+      for (const match of text.matchAll(/(?<![.\w])(?:from|import)\s*\(?\s*"([^"]+)"/g)) {
         const specifier = match[1] as string;
         if (specifier.startsWith(".")) visit(resolve(dirname(file), specifier.replace(/\.js$/, ".ts")));
         else found.set(specifier, file);

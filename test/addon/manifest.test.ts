@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from "node:util";
 import { describe, expect, it } from "vitest";
+import { BRIDGE_VERSION } from "../../src/version.js";
 import {
   DEFAULTS,
   DEPRECATED_ARCHS,
@@ -45,6 +46,8 @@ describe("config.yaml against the Supervisor's rules", () => {
   it("carries the package's version, as a string (a YAML number would lose 0.10 → 0.1)", () => {
     expect(typeof manifest.version).toBe("string");
     expect(manifest.version).toBe(packageVersion());
+    // What the bridge says of itself (the MQTT devices' software version).
+    expect(BRIDGE_VERSION).toBe(packageVersion());
   });
 
   it("names a per-architecture image without a tag", () => {

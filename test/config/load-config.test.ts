@@ -27,6 +27,7 @@ describe("standalone configuration from the environment", () => {
       today_interval_seconds: 60,
       children: [],
       replayed_after_minutes: 10,
+      publish: "auto",
       log_level: "info",
     });
     expect(config).toMatchObject({
@@ -128,6 +129,53 @@ describe("standalone configuration from the environment", () => {
     ],
   ])("refuses %s with one line", (_what, env, line) => {
     expect(problemsOf(env)).toEqual([line]);
+  });
+
+  it("reads the MQTT broker, and says what is wrong with it in one line each", () => {
+    const ha = { HA_URL: "http://ha.local:8123", HA_TOKEN: "ha-token" };
+    expect(loadConfig({ ...good, ...ha, MQTT_URL: "mqtt://10.0.0.2:1883" }).broker).toEqual({
+      kind: "url",
+      url: "mqtt://10.0.0.2:1883",
+      username: undefined,
+      password: undefined,
+    });
+    expect(loadConfig({ ...good }).broker).toEqual({ kind: "none" });
+    const secret = "s3cret-pass";
+    const cases: Array<[NodeJS.ProcessEnv, string[]]> = [
+      [
+        { MQTT_URL: "http://10.0.0.2" },
+        ["MQTT_URL: must be an mqtt:// or mqtts:// URL with a host, e.g. mqtt://192.168.1.10:1883"],
+      ],
+      [
+        { MQTT_URL: "mqtt://10.0.0.2", MQTT_USERNAME: "bridge" },
+        ["MQTT_PASSWORD: required when MQTT_USERNAME is set"],
+      ],
+      [
+        { MQTT_URL: "mqtt://10.0.0.2", MQTT_PASSWORD: secret },
+        ["MQTT_USERNAME: required when MQTT_PASSWORD is set"],
+      ],
+      [
+        { MQTT_USERNAME: "bridge", MQTT_PASSWORD: secret },
+        ["MQTT_URL: required when MQTT_USERNAME or MQTT_PASSWORD is set"],
+      ],
+      [
+        { MQTT_URL: `mqtt://bridge:${secret}@10.0.0.2` },
+        ["MQTT_URL: put the user and password in MQTT_USERNAME and MQTT_PASSWORD, not in the URL"],
+      ],
+      [
+        { REWARD_FACTS_PUBLISH: "mqtt" },
+        ["REWARD_FACTS_PUBLISH: mqtt needs the broker's address in MQTT_URL"],
+      ],
+      [{ REWARD_FACTS_PUBLISH: "carrier-pigeon" }, ["REWARD_FACTS_PUBLISH: must be one of auto, mqtt, rest"]],
+    ];
+    for (const [env, problems] of cases) {
+      const seen = problemsOf({ ...good, ...ha, ...env });
+      expect(seen).toEqual(problems);
+      expect(seen.join("\n")).not.toContain(secret);
+    }
+    expect(problemsOf({ ...good, MQTT_URL: "mqtt://10.0.0.2" })).toEqual([
+      "MQTT_URL: also needs HA_URL and HA_TOKEN (the events and delivery records go through Home Assistant's API)",
+    ]);
   });
 
   it("lists every problem at once, one line each, and never shows the token", () => {

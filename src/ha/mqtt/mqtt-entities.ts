@@ -1,0 +1,181 @@
+import type { EngineStatus, UnavailableReason } from "../../engine/sink.js";
+import { childEntityId, childEntityKinds, STATUS_ENTITY_ID } from "../catalogue.js";
+import type { ChildIdentity, EntityState } from "../entities.js";
+import type { EntityPublisher, HomeAssistantParts } from "../entity-publisher.js";
+import { bridgeDiscovery, childDiscovery, clearChildDiscovery, type DiscoveryMessage } from "./discovery.js";
+import { type BrokerAddress, MqttLink } from "./mqtt-link.js";
+import { mqttPayload } from "./payload.js";
+import {
+  bridgeStateMessages,
+  childStateMessages,
+  childUnavailableMessages,
+  type StateMessage,
+} from "./state-messages.js";
+import { childTopics } from "./topics.js";
+
+export interface MqttEntitiesOptions {
+  broker: BrokerAddress;
+  bridgeVersion: string;
+  keepaliveSeconds?: number;
+}
+
+interface RegistryEntry {
+  entity_id: string;
+}
+
+/**
+ * Entities as Home Assistant registry entities through MQTT discovery (as zigbee2mqtt and
+ * ring-mqtt do): one device per child and one for the bridge, unique ids from the child's id, the
+ * contract's entity ids at first registration, availability from the bridge's last will and per
+ * child, retained states, an event entity and device triggers per child.
+ */
+export class MqttEntities implements EntityPublisher {
+  readonly mode = "mqtt";
+  readonly #ha: HomeAssistantParts;
+  readonly #options: MqttEntitiesOptions;
+  readonly #link: MqttLink;
+  readonly #children = new Map<string, ChildIdentity>();
+  /** The last state messages per child and of the bridge, published again when Home Assistant returns. */
+  readonly #last = new Map<string, StateMessage[]>();
+  /** Children (and the bridge, "") whose REST-made states of an earlier mode were looked for. */
+  readonly #switched = new Set<string>();
+
+  constructor(ha: HomeAssistantParts, options: MqttEntitiesOptions) {
+    this.#ha = ha;
+    this.#options = options;
+    this.#link = new MqttLink({
+      broker: options.broker,
+      logger: ha.logger,
+      keepaliveSeconds: options.keepaliveSeconds,
+      onHomeAssistantOnline: () => {
+        this.#ha.logger.info("Home Assistant announced itself on MQTT: publishing every entity again");
+        this.republish().catch((error: unknown) =>
+          this.#ha.logger.warn({ err: error }, "the entities could not be published again"),
+        );
+      },
+    });
+  }
+
+  get ready(): boolean {
+    return this.#link.connected;
+  }
+
+  open(): Promise<void> {
+    return this.#link.open();
+  }
+
+  whenReady(signal: AbortSignal): Promise<void> {
+    return this.#link.whenConnected(signal);
+  }
+
+  /** A clean disconnect: the bridge says `stopped` itself; the last will is for a death. */
+  close(): Promise<void> {
+    return this.#link.close();
+  }
+
+  async republish(): Promise<void> {
+    await this.#announceBridge();
+    for (const child of this.#children.values()) await this.#announce(child);
+    for (const messages of this.#last.values()) await this.#link.publishAll(messages);
+  }
+
+  async setChildren(children: readonly ChildIdentity[]): Promise<void> {
+    const now = new Map(children.map((child) => [child.id, child]));
+    for (const [id, child] of this.#children) {
+      if (now.has(id)) continue;
+      // Gone from the household: its device and entities go from Home Assistant too.
+      this.#children.delete(id);
+      this.#last.delete(id);
+      await this.#publishDiscovery(clearChildDiscovery(child, this.#context()));
+    }
+    for (const child of children) {
+      const known = this.#children.get(child.id);
+      this.#children.set(child.id, child);
+      if (!known || known.slug !== child.slug || known.firstName !== child.firstName)
+        await this.#announce(child);
+    }
+  }
+
+  async publishChild(child: ChildIdentity, states: readonly EntityState[]): Promise<void> {
+    const messages = childStateMessages(child, states);
+    this.#last.set(child.id, messages);
+    await this.#link.publishAll(messages);
+  }
+
+  async markUnavailable(child: ChildIdentity, reason: UnavailableReason, lastReadAt: number | undefined) {
+    const lastRead = lastReadAt ? new Date(lastReadAt).toISOString() : null;
+    const messages = childUnavailableMessages(child, reason, lastRead);
+    // The values stay retained for when the child is readable again; only these change.
+    this.#last.set(child.id, [...(this.#last.get(child.id) ?? []), ...messages]);
+    await this.#link.publishAll(messages);
+  }
+
+  async publishStatus(status: EntityState, engine: EngineStatus): Promise<void> {
+    const messages = bridgeStateMessages(status, engine);
+    this.#last.set("", messages);
+    await this.#link.publishAll(messages);
+  }
+
+  deliverySteps(child: ChildIdentity, data: Record<string, unknown>, redelivered: boolean): unknown[] {
+    const topics = childTopics(child.id);
+    const key = this.#ha.connection.supportsActionKey ? "action" : "service";
+    const type = String(data.type);
+    const payload = mqttPayload({ event_type: type, ...data, redelivered });
+    // QoS 1: Home Assistant's own client keeps it until its broker has it.
+    const publish = (topic: string) => ({
+      [key]: "mqtt.publish",
+      data: { topic, payload, qos: 1, retain: false },
+    });
+    return [publish(topics.journal), publish(topics.trigger(type))];
+  }
+
+  #context() {
+    return { haVersion: this.#ha.connection.haVersion ?? "0", bridgeVersion: this.#options.bridgeVersion };
+  }
+
+  async #announceBridge(): Promise<void> {
+    await this.#removeRestStates("", [STATUS_ENTITY_ID]);
+    await this.#publishDiscovery(bridgeDiscovery(this.#context()));
+  }
+
+  async #announce(child: ChildIdentity): Promise<void> {
+    await this.#removeRestStates(
+      child.id,
+      childEntityKinds.map((kind) => childEntityId(child.slug, kind)),
+    );
+    await this.#publishDiscovery(childDiscovery(child, this.#context()));
+  }
+
+  /**
+   * States an earlier REST mode left under the contract's ids: removed before the registry entity
+   * registers, which would otherwise get the id with `_2` appended. Registry entities are left alone.
+   */
+  async #removeRestStates(key: string, entityIds: readonly string[]): Promise<void> {
+    if (this.#switched.has(key) || !this.#ha.connection.ready) return;
+    const registry = await this.#ha.connection.command<RegistryEntry[]>({
+      type: "config/entity_registry/list",
+    });
+    const registered = new Set(registry.map((entry) => entry.entity_id));
+    let removed = 0;
+    for (const entityId of entityIds) {
+      if (!registered.has(entityId) && (await this.#ha.states.removeState(entityId))) removed++;
+    }
+    if (removed > 0) this.#ha.logger.info({ removed }, "removed the states an earlier REST mode had written");
+    this.#switched.add(key);
+  }
+
+  async #publishDiscovery(messages: readonly DiscoveryMessage[]): Promise<void> {
+    await this.#link.publishAll(
+      messages.map((message) => ({
+        topic: message.topic,
+        payload: message.payload ? JSON.stringify(message.payload) : "",
+        retain: true,
+      })),
+    );
+  }
+}
+
+/** Publishes the entities through MQTT discovery, on this broker. */
+export function mqttEntities(options: MqttEntitiesOptions) {
+  return (ha: HomeAssistantParts) => new MqttEntities(ha, options);
+}
