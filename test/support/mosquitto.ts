@@ -1,0 +1,166 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { closeSync, existsSync, openSync } from "node:fs";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { createServer, Socket } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { acquireFileLock } from "./file-lock.js";
+import { runCommand, tailLines } from "./run-command.js";
+
+/*
+ * A real Mosquitto broker for the tests, as the Mosquitto add-on runs it: Debian's `mosquitto`
+ * package, installed on first use (as root, from the machine's apt sources) when it is missing.
+ * Where it cannot be had, the run fails and says so; no broker library stands in for it.
+ */
+
+const MOSQUITTO = "/usr/sbin/mosquitto";
+const MOSQUITTO_PASSWD = "/usr/bin/mosquitto_passwd";
+
+export interface MosquittoOptions {
+  /** When set, anonymous clients are refused and this user is the only one. */
+  user?: { username: string; password: string };
+}
+
+export interface MosquittoBroker {
+  readonly url: string;
+  readonly port: number;
+  /** Stops the broker (SIGTERM). */
+  stop(): Promise<void>;
+  /** Starts it again on the same port (after stop()). */
+  start(): Promise<void>;
+  /** Stops it for good and removes its files. */
+  dispose(): Promise<void>;
+}
+
+let installing: Promise<void> | undefined;
+
+/** Installs Debian's mosquitto once per machine; fails with what a person can do otherwise. */
+export function ensureMosquitto(): Promise<void> {
+  installing ??= (async () => {
+    if (existsSync(MOSQUITTO)) return;
+    if (process.getuid?.() !== 0 || !existsSync("/usr/bin/apt-get")) {
+      throw new Error(
+        "the MQTT tests need the Mosquitto broker (Debian's package `mosquitto`, /usr/sbin/mosquitto); " +
+          "it is missing and this machine cannot install it here (not root, or no apt-get): install it and run again",
+      );
+    }
+    const lock = await acquireFileLock(join(tmpdir(), "reward-facts-mosquitto-install.lock"), {
+      python: "python3",
+      timeoutMs: 10 * 60_000,
+      onWait: () => process.stderr.write("[mosquitto] waiting for another process installing it\n"),
+    });
+    try {
+      if (existsSync(MOSQUITTO)) return;
+      process.stderr.write("[mosquitto] installing Debian's mosquitto package (first run only)\n");
+      const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
+      let run = await runCommand("apt-get", ["install", "-y", "--no-install-recommends", "mosquitto"], {
+        timeoutMs: 5 * 60_000,
+        env,
+      });
+      if (run.code !== 0) {
+        // A machine whose package lists are stale or absent: fetch them once, then try again.
+        await runCommand("apt-get", ["update"], { timeoutMs: 5 * 60_000, env });
+        run = await runCommand("apt-get", ["install", "-y", "--no-install-recommends", "mosquitto"], {
+          timeoutMs: 5 * 60_000,
+          env,
+        });
+      }
+      if (run.code !== 0 || !existsSync(MOSQUITTO)) {
+        throw new Error(`apt-get install mosquitto failed (exit ${run.code}):\n${tailLines(run.output, 20)}`);
+      }
+    } finally {
+      await lock.release();
+    }
+  })().catch((error: unknown) => {
+    installing = undefined;
+    throw error;
+  });
+  return installing;
+}
+
+/** A broker of its own on a free loopback port, without persistence. */
+export async function startMosquitto(options: MosquittoOptions = {}): Promise<MosquittoBroker> {
+  await ensureMosquitto();
+  const dir = await mkdtemp(join(tmpdir(), "reward-facts-mosquitto-"));
+  const port = await freePort();
+  // `user root`: as root, Mosquitto would drop to its own user, who cannot read this private folder.
+  const lines = [`listener ${port} 127.0.0.1`, "persistence false", "log_dest stderr", "user root"];
+  if (options.user) {
+    const passwords = join(dir, "passwords");
+    await writeFile(passwords, "");
+    const made = await runCommand(
+      MOSQUITTO_PASSWD,
+      ["-b", passwords, options.user.username, options.user.password],
+      { timeoutMs: 30_000 },
+    );
+    if (made.code !== 0) throw new Error(`mosquitto_passwd failed: ${tailLines(made.output, 5)}`);
+    lines.push("allow_anonymous false", `password_file ${passwords}`);
+  } else {
+    lines.push("allow_anonymous true");
+  }
+  const config = join(dir, "mosquitto.conf");
+  await writeFile(config, `${lines.join("\n")}\n`);
+  const logPath = join(dir, "mosquitto.log");
+  let child: ChildProcess | undefined;
+
+  const start = async () => {
+    const log = openSync(logPath, "a");
+    child = spawn(MOSQUITTO, ["-c", config], { stdio: ["ignore", log, log] });
+    closeSync(log);
+    const deadline = Date.now() + 15_000;
+    while (!(await listening(port))) {
+      if (child.exitCode !== null || Date.now() > deadline) {
+        throw new Error(
+          `mosquitto did not start on ${port}:\n${await readFile(logPath, "utf8").catch(() => "")}`,
+        );
+      }
+      await sleep(50);
+    }
+  };
+  const stop = async () => {
+    const running = child;
+    child = undefined;
+    if (!running || running.exitCode !== null) return;
+    const exited = new Promise((resolve) => running.once("exit", resolve));
+    running.kill("SIGTERM");
+    await exited;
+  };
+  await start();
+  process.once("exit", () => child?.kill("SIGKILL"));
+  return {
+    url: `mqtt://127.0.0.1:${port}`,
+    port,
+    start,
+    stop,
+    dispose: async () => {
+      await stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+function listening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = new Socket();
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+    socket.connect(port, "127.0.0.1");
+  });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() =>
+        address && typeof address === "object" ? resolve(address.port) : reject(new Error("no port")),
+      );
+    });
+  });
+}
