@@ -1,24 +1,16 @@
-import {
-  ApiError,
-  ChildNotCoveredError,
-  RateLimitedError,
-  RulesNotSyncedError,
-  SchemaMismatchError,
-  TokenRejectedError,
-} from "../api/errors.js";
+import { ApiError } from "../api/errors.js";
 import type { Today } from "../api/schemas.js";
 import type { Logger } from "../log/logger.js";
-import { StoreError } from "../store/errors.js";
 import type { ApiReader } from "./api-reader.js";
 import { cadenceFor, jittered } from "./cadence.js";
 import { filterChildren } from "./children.js";
 import { startOfLocalDay } from "./day-start.js";
 import { type DeliveryMoment, type EventsJobContext, pollEvents } from "./events-job.js";
+import { failureAction, isBridgeError } from "./failure-policy.js";
 import { FailureSpell } from "./failure-spell.js";
 import type { RateBudget } from "./rate-budget.js";
 import { retryTransient } from "./retry.js";
 import type { ChildRef, EngineStatus, Sink, UnavailableReason } from "./sink.js";
-import { MaybeDeliveredError, NotDeliveredError } from "./sink.js";
 import { sleep } from "./sleep.js";
 import type { CursorStore, DeliveryLedger } from "./storage.js";
 
@@ -395,77 +387,74 @@ export class Engine {
     return this.#o.unavailableAfterIntervals * this.#o.todayIntervalMs * this.#stretch;
   }
 
+  /** Applies the failure policy's action (failure-policy.ts) to the loop and the child. */
   async #onError(error: unknown, job: Job): Promise<void> {
     const track = "track" in job ? job.track : undefined;
     const who = track ? { child: track.child.firstName } : {};
     const now = Date.now();
-    if (error instanceof NotDeliveredError || error instanceof MaybeDeliveredError) {
-      // The sink went away mid-page: the loop holds until it is back, then this child goes first.
-      if (track) track.eventsDue = now;
-      return;
-    }
-    // A child's own condition (403, 409) is shown on its entities, not as the bridge's error.
-    if (!(error instanceof ChildNotCoveredError || error instanceof RulesNotSyncedError)) {
-      this.#lastError = error instanceof Error ? error.message : String(error);
-    }
-    if (error instanceof StoreError) {
-      // Nothing is lost: the cursor stays where it was, and a fact not recorded was not sent.
-      if (this.#storageSpell.fail(now)) {
-        this.#o.logger.error({ ...who, error: error.message }, "cannot write the data directory; facts wait");
-      }
-      return;
-    }
-    if (error instanceof TokenRejectedError) {
-      if (!this.#tokenInvalid) {
-        this.#o.logger.error(
-          "the API rejected the token (revoked or unknown): create a new token in the app; checking again every 10 minutes",
+    const action = failureAction(error);
+    if (isBridgeError(action) && "message" in action) this.#lastError = action.message;
+    switch (action.kind) {
+      case "await_sink":
+        if (track) track.eventsDue = now;
+        return;
+      case "storage_failing":
+        if (this.#storageSpell.fail(now))
+          this.#o.logger.error(
+            { ...who, error: action.message },
+            "cannot write the data directory; facts wait",
+          );
+        return;
+      case "token_rejected":
+        if (!this.#tokenInvalid) {
+          this.#o.logger.error(
+            "the API rejected the token (revoked or unknown): create a new token in the app; checking again every 10 minutes",
+          );
+        }
+        this.#tokenInvalid = true;
+        this.#tokenCheckDue = now + this.#o.tokenCheckIntervalMs;
+        for (const t of this.#tracks.values()) await this.#markUnavailable(t, "token_rejected");
+        return;
+      case "rate_limited":
+        this.#o.budget.pauseAfterRateLimit(action.retryAfterMs, now);
+        this.#o.logger.warn(
+          { retryAfterMs: action.retryAfterMs },
+          "the API answered 429 (rate limited): pausing every request of the token",
         );
+        return;
+      case "child_not_covered":
+        if (track) await this.#suspend(track);
+        return;
+      case "rules_not_synced":
+        if (!track) return;
+        if (track.unavailable !== "rules_not_synced")
+          this.#o.logger.warn(who, "no rules synced yet for this child; checking again at the today cadence");
+        await this.#markUnavailable(track, "rules_not_synced");
+        return;
+      case "unreadable_answer": {
+        const issue = action.issues.join("; ");
+        const kind = job.kind === "events" || job.kind === "today" ? job.kind : undefined;
+        if (!track || !kind || track.schemaIssue[kind] !== issue)
+          this.#o.logger.warn(
+            { ...who, issues: action.issues, request: action.path },
+            "unreadable API answer",
+          );
+        if (track && kind) track.schemaIssue[kind] = issue;
+        return;
       }
-      this.#tokenInvalid = true;
-      this.#tokenCheckDue = now + this.#o.tokenCheckIntervalMs;
-      for (const t of this.#tracks.values()) await this.#markUnavailable(t, "token_rejected");
-      return;
+      case "api_failing":
+        if (this.#apiSpell.fail(now))
+          this.#o.logger.warn({ ...who, error: action.message }, "the API cannot be read");
+        if (track && job.kind === "today" && track.todaySpell.lastedMs(now) >= this.#unavailableAfterMs()) {
+          if (track.unavailable === null)
+            this.#o.logger.warn(who, "child unavailable: the API has failed for too long");
+          await this.#markUnavailable(track, "api_unreachable");
+        }
+        return;
+      case "unexpected":
+        this.#o.logger.error({ ...who, err: error }, `unexpected failure in the ${job.kind} job`);
+        return;
     }
-    if (error instanceof RateLimitedError) {
-      this.#o.budget.pauseAfterRateLimit(error.retryAfterMs, now);
-      this.#o.logger.warn(
-        { retryAfterMs: error.retryAfterMs },
-        "the API answered 429 (rate limited): pausing every request of the token",
-      );
-      return;
-    }
-    if (track && error instanceof ChildNotCoveredError) {
-      await this.#suspend(track);
-      return;
-    }
-    if (track && error instanceof RulesNotSyncedError) {
-      if (track.unavailable !== "rules_not_synced") {
-        this.#o.logger.warn(who, "no rules synced yet for this child; checking again at the today cadence");
-      }
-      await this.#markUnavailable(track, "rules_not_synced");
-      return;
-    }
-    if (error instanceof SchemaMismatchError) {
-      const issue = error.issues.join("; ");
-      const kind = job.kind === "events" || job.kind === "today" ? job.kind : undefined;
-      if (!track || !kind || track.schemaIssue[kind] !== issue) {
-        const context = { ...who, issues: error.issues, request: error.request.path };
-        this.#o.logger.warn(context, "unreadable API answer");
-      }
-      if (track && kind) track.schemaIssue[kind] = issue;
-      return;
-    }
-    if (error instanceof ApiError) {
-      if (this.#apiSpell.fail(now))
-        this.#o.logger.warn({ ...who, error: error.message }, "the API cannot be read");
-      if (track && job.kind === "today" && track.todaySpell.lastedMs(now) >= this.#unavailableAfterMs()) {
-        if (track.unavailable === null)
-          this.#o.logger.warn(who, "child unavailable: the API has failed for too long");
-        await this.#markUnavailable(track, "api_unreachable");
-      }
-      return;
-    }
-    this.#o.logger.error({ ...who, err: error }, `unexpected failure in the ${job.kind} job`);
   }
 
   async #publishStatus(force: boolean): Promise<void> {

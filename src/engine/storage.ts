@@ -1,5 +1,11 @@
 // What the engine needs from storage; src/store provides the durable implementations.
 
+/**
+ * A failure of the data directory (src/store's errors are of this kind): nothing is lost, the
+ * engine tries again later. Defined here so that the engine needs nothing from src/store.
+ */
+export class StorageError extends Error {}
+
 /** One cursor per child, durable once `set` resolves. */
 export interface CursorStore {
   get(childId: string): Promise<string | undefined>;

@@ -1,8 +1,10 @@
+import { StorageError } from "../engine/storage.js";
+
 // One error class per way the store can fail, so that callers decide by kind (report a data
 // directory that refuses writes, stop on a failed write) and never by parsing a message.
 // Messages carry the file-system path and the OS code only: the store never holds secrets.
 
-export abstract class StoreError extends Error {
+export abstract class StoreError extends StorageError {
   abstract readonly kind: string;
   /** The data directory or store file concerned. */
   readonly path: string;
