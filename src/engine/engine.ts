@@ -1,18 +1,19 @@
-import { ApiError } from "../api/errors.js";
-import type { Today } from "../api/schemas.js";
 import type { Logger } from "../log/logger.js";
 import type { ApiReader } from "./api-reader.js";
 import { cadenceFor, jittered } from "./cadence.js";
-import { filterChildren } from "./children.js";
 import { startOfLocalDay } from "./day-start.js";
+import { type DiscoveryContext, reconcileTracks, wantedChildren } from "./discovery.js";
 import { type DeliveryMoment, type EventsJobContext, pollEvents } from "./events-job.js";
 import { failureAction, isBridgeError } from "./failure-policy.js";
 import { FailureSpell } from "./failure-spell.js";
 import type { RateBudget } from "./rate-budget.js";
 import { retryTransient } from "./retry.js";
-import type { ChildRef, EngineStatus, Sink, UnavailableReason } from "./sink.js";
+import { type Job, nextJob, type Schedule } from "./scheduler.js";
+import type { EngineStatus, Sink, UnavailableReason } from "./sink.js";
 import { sleep } from "./sleep.js";
 import type { CursorStore, DeliveryLedger } from "./storage.js";
+import { readToday, type TodayJobContext } from "./today-job.js";
+import { pullTodayForward, type Track } from "./track.js";
 
 export interface EngineOptions {
   reader: ApiReader;
@@ -45,23 +46,6 @@ export interface EngineOptions {
   pauseAt?: (moment: DeliveryMoment, eventId: string) => Promise<void>;
 }
 
-interface Track {
-  child: ChildRef;
-  eventsDue: number;
-  todayDue: number;
-  /** Not polled: the token no longer covers the child (403); discovery may bring it back. */
-  suspended: boolean;
-  todaySpell: FailureSpell;
-  /** The reason last published, or null while available. */
-  unavailable: UnavailableReason | null;
-  /** The unreadable-answer issue last logged per job, so a repeated one is logged once. */
-  schemaIssue: { events: string | null; today: string | null };
-}
-
-type Job =
-  | { kind: "discovery" | "token_check" | "status"; due: number }
-  | { kind: "events" | "today"; due: number; track: Track };
-
 /**
  * Polls the Reward Facts API for every child of one token and hands what it reads to a sink.
  * One loop runs one job at a time, earliest first: with a budget of one request every two seconds
@@ -76,6 +60,8 @@ export class Engine {
   readonly #storageSpell = new FailureSpell();
   readonly #abort = new AbortController();
   readonly #events: EventsJobContext;
+  readonly #today: TodayJobContext;
+  readonly #discovery: DiscoveryContext;
   #discoveryDue = 0;
   #statusDue = 0;
   #tokenInvalid = false;
@@ -106,6 +92,10 @@ export class Engine {
       ...options,
     };
     const o = this.#o;
+    const retry = <T>(attempt: () => Promise<T>, signal: AbortSignal) =>
+      retryTransient(attempt, signal, { minTimeoutMs: o.retryMinTimeoutMs });
+    this.#today = { reader: o.reader, sink: o.sink, logger: o.logger, retry };
+    this.#discovery = { reader: o.reader, logger: o.logger, childrenFilter: o.childrenFilter, retry };
     this.#events = {
       reader: o.reader,
       sink: o.sink,
@@ -113,7 +103,7 @@ export class Engine {
       delivered: o.delivered,
       logger: o.logger,
       dayStart: () => startOfLocalDay(Date.now(), o.timeZone()),
-      retry: (attempt, signal) => retryTransient(attempt, signal, { minTimeoutMs: o.retryMinTimeoutMs }),
+      retry,
       cursorRejectedWarned: new Set(),
       replayedAfterMs: o.replayedAfterMs,
       ...(o.pauseAt ? { pauseAt: o.pauseAt } : {}),
@@ -183,7 +173,7 @@ export class Engine {
         this.#lastTurnAt = Date.now();
         this.#o.onTurn();
         if (!(await this.#sinkReadyWithin(30_000, signal))) continue;
-        const job = this.#nextJob();
+        const job = nextJob(this.#schedule(), Date.now());
         const wait = job.due - Date.now();
         if (wait > 0) {
           // Wake at least every 30 s, so the heartbeat stays fresh through a 10-minute wait.
@@ -213,18 +203,6 @@ export class Engine {
       wait.abort();
       signal.throwIfAborted();
     }
-  }
-
-  #nextJob(): Job {
-    if (this.#tokenInvalid) return { kind: "token_check", due: this.#tokenCheckDue };
-    let next: Job = { kind: "discovery", due: this.#discoveryDue };
-    if (this.#statusDue < next.due) next = { kind: "status", due: this.#statusDue };
-    for (const track of this.#tracks.values()) {
-      if (track.suspended) continue;
-      if (track.eventsDue < next.due) next = { kind: "events", due: track.eventsDue, track };
-      if (track.todayDue < next.due) next = { kind: "today", due: track.todayDue, track };
-    }
-    return next;
   }
 
   /** The due time after `previous`, on cadence; a job that fell behind goes next, not twice. */
@@ -259,14 +237,14 @@ export class Engine {
           track.eventsDue = this.#after(job.due, this.#o.eventsIntervalMs);
           const outcome = await pollEvents(this.#events, track.child, signal);
           track.schemaIssue.events = null;
-          // A new fact means today's state has changed: read it now rather than at its turn.
-          if (outcome.delivered > 0) track.todayDue = Math.min(track.todayDue, Date.now());
+          // A new fact means today's state has changed since it: read it now, before routine polls.
+          if (outcome.firstFactAt !== undefined) pullTodayForward(track, Date.now(), outcome.firstFactAt);
           break;
         }
         case "today": {
           const { track } = job;
           track.todayDue = this.#after(job.due, this.#o.todayIntervalMs);
-          await this.#readToday(track, signal);
+          await readToday(this.#today, track, signal);
           break;
         }
       }
@@ -279,78 +257,25 @@ export class Engine {
     }
   }
 
-  async #readToday(track: Track, signal: AbortSignal): Promise<void> {
-    let today: Today;
-    try {
-      today = await retryTransient(() => this.#o.reader.getToday(track.child.id, signal), signal, {
-        minTimeoutMs: this.#o.retryMinTimeoutMs,
-      });
-    } catch (error) {
-      if (!(error instanceof ApiError) || !error.retryable) throw error;
-      if (track.todaySpell.fail(Date.now())) {
-        this.#o.logger.debug(
-          { child: track.child.firstName },
-          "today could not be read; keeping the last values",
-        );
-      }
-      throw error;
-    }
-    await this.#o.sink.publishToday(track.child, today, Date.now());
-    track.schemaIssue.today = null;
-    if (track.todaySpell.succeed() || track.unavailable !== null) {
-      if (track.unavailable !== null)
-        this.#o.logger.info({ child: track.child.firstName }, "child readable again");
-      track.unavailable = null;
-    }
-    // The end of a running session is known in advance: read today right after it.
-    const endsAt =
-      today.isMyDay && today.session?.running ? Date.parse(today.session.endsAt ?? "") : Number.NaN;
-    if (endsAt > Date.now()) track.todayDue = Math.min(track.todayDue, endsAt + 1_000);
-  }
-
   async #discover(signal: AbortSignal): Promise<void> {
-    const listed = await retryTransient(() => this.#o.reader.listChildren(signal), signal, {
-      minTimeoutMs: this.#o.retryMinTimeoutMs,
-    });
-    const { wanted, unmatched } = filterChildren(listed, this.#o.childrenFilter);
-    if (unmatched.length > 0)
-      this.#o.logger.warn({ unmatched }, "the children option names no child of this token");
-    const now = Date.now();
-    let changed = false;
-    for (const child of wanted) {
-      const track = this.#tracks.get(child.id);
-      if (!track) {
-        this.#tracks.set(child.id, {
-          child,
-          eventsDue: now,
-          todayDue: now,
-          suspended: false,
-          todaySpell: new FailureSpell(),
-          unavailable: null,
-          schemaIssue: { events: null, today: null },
-        });
-        this.#o.logger.info({ child: child.firstName }, "following a child");
-        changed = true;
-      } else if (track.suspended || track.child.firstName !== child.firstName) {
-        if (track.suspended)
-          this.#o.logger.info({ child: child.firstName }, "child covered by the token again");
-        track.child = child;
-        track.suspended = false;
-        track.eventsDue = now;
-        track.todayDue = now;
-        changed = true;
-      }
-    }
-    for (const track of this.#tracks.values()) {
-      if (track.suspended || wanted.some((c) => c.id === track.child.id)) continue;
-      await this.#suspend(track);
-      changed = true;
-    }
+    const wanted = await wantedChildren(this.#discovery, signal);
+    const { changed, gone } = reconcileTracks(this.#tracks, wanted, Date.now(), this.#o.logger);
+    for (const track of gone) await this.#suspend(track);
     if (changed || !this.#discovered) {
       await this.#o.sink.setChildren([...this.#tracks.values()].map((t) => t.child));
       this.#recomputeCadence();
     }
     this.#discovered = true;
+  }
+
+  #schedule(): Schedule {
+    return {
+      tokenInvalid: this.#tokenInvalid,
+      tokenCheckDue: this.#tokenCheckDue,
+      discoveryDue: this.#discoveryDue,
+      statusDue: this.#statusDue,
+      tracks: this.#tracks.values(),
+    };
   }
 
   #recomputeCadence(): void {

@@ -32,6 +32,8 @@ export interface EventsOutcome {
   /** Facts handed to the sink by this run. */
   delivered: number;
   pages: number;
+  /** When the earliest of them happened (epoch ms), if any was handed over. */
+  firstFactAt?: number;
 }
 
 /**
@@ -68,7 +70,10 @@ export async function pollEvents(
       continue;
     }
     outcome.pages++;
-    outcome.delivered += await deliverPage(ctx, child, page, signal);
+    const handed = await deliverPage(ctx, child, page, signal);
+    outcome.delivered += handed.count;
+    if (handed.firstAt !== undefined)
+      outcome.firstFactAt = Math.min(outcome.firstFactAt ?? handed.firstAt, handed.firstAt);
 
     // An empty page may carry no cursor (the spec does not say): keep the one we have. A page of
     // events without one continues from its last instant; the ids drop what comes back.
@@ -89,7 +94,8 @@ async function deliverPage(
   page: ReadEventsPage,
   signal: AbortSignal,
 ) {
-  let delivered = 0;
+  let count = 0;
+  let firstAt: number | undefined;
   for (const event of page.events) {
     const state = ctx.delivered.stateOf(child.id, event.id);
     if (state === "acknowledged") continue;
@@ -123,8 +129,10 @@ async function deliverPage(
         "a fact in doubt had arrived already; not sent again",
       );
     } else {
-      delivered++;
+      count++;
+      const at = Date.parse(event.at);
+      if (Number.isFinite(at)) firstAt = Math.min(firstAt ?? at, at);
     }
   }
-  return delivered;
+  return { count, firstAt };
 }
