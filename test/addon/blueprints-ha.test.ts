@@ -7,15 +7,18 @@ import { childEntityId, withOffset } from "../../src/ha/entities.js";
 import { EVENT_TYPE } from "../../src/ha/event-data.js";
 import {
   type EventRecorder,
+  HOME_ASSISTANT_SETUP_TIMEOUT_MS,
   type HomeAssistantInstance,
   startHomeAssistant,
 } from "../support/home-assistant.js";
+import { testedHomeAssistantVersion } from "../support/tested-version.js";
 import { readText, repoRoot } from "./supervisor-rules.js";
 
 // The four blueprints, instantiated in a real Home Assistant with the entities the bridge
 // publishes (written here through the REST API as the bridge does). Their actions fire marker
 // events or drive a template lamp, so what they do can be observed. Real time throughout.
 
+const version = testedHomeAssistantVersion();
 const lea = { child_id: "7f3c2a10-0000-4000-8000-000000000001", child_name: "Léa" };
 const myDay = childEntityId("lea", "my_day");
 const endsAt = childEntityId("lea", "session_ends_at");
@@ -88,7 +91,7 @@ const inSeconds = (seconds: number) =>
 const flagState = async () => (await ha.getState("input_boolean.flag"))?.state;
 
 beforeAll(async () => {
-  ha = await startHomeAssistant({ extraConfig });
+  ha = await startHomeAssistant({ extraConfig, version });
   // The harness boots a fresh config dir at once: the blueprints and the automations that use
   // them go in afterwards, and Home Assistant reads its automations again.
   await cp(
@@ -105,7 +108,7 @@ beforeAll(async () => {
   await ha.callService("automation", "reload");
   for (const type of ["rf_warned", "rf_celebrated", "lamp_colour"])
     recorders[type] = await ha.subscribeEvents(type);
-});
+}, HOME_ASSISTANT_SETUP_TIMEOUT_MS);
 
 afterAll(async () => {
   for (const recorder of Object.values(recorders)) await recorder.close();
@@ -114,7 +117,7 @@ afterAll(async () => {
 
 const seen = (type: string) => recorders[type]?.events ?? [];
 
-describe("the blueprints in Home Assistant", () => {
+describe(`the blueprints in Home Assistant ${version}`, () => {
   it("make valid automations", async () => {
     for (const name of ["rf_warning", "rf_turn_off", "rf_traffic_light", "rf_celebrate"]) {
       const state = await ha.waitFor(() => ha.getState(`automation.${name}`), { description: name });

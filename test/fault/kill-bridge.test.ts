@@ -7,13 +7,19 @@ import { ApiSimulator } from "../../src/simulator/index.js";
 import { BridgeProcess } from "../support/bridge-process.js";
 import { seededRandom } from "../support/engine-rig.js";
 import { eventLogConfig, loggedEventIds } from "../support/ha-event-log.js";
-import { type HomeAssistantInstance, startHomeAssistant } from "../support/home-assistant.js";
+import {
+  HOME_ASSISTANT_SETUP_TIMEOUT_MS,
+  type HomeAssistantInstance,
+  startHomeAssistant,
+} from "../support/home-assistant.js";
+import { testedHomeAssistantVersion } from "../support/tested-version.js";
 
 // 50 SIGKILLs of the bridge at random moments while 5,000 facts flow into a real Home
 // Assistant: in the end every fact reached Home Assistant's automations exactly once.
 
 const KILLS = 50;
 const FACTS = 5_000;
+const version = testedHomeAssistantVersion();
 
 let ha: HomeAssistantInstance;
 let sim: ApiSimulator;
@@ -21,11 +27,11 @@ const runs: BridgeProcess[] = [];
 
 beforeAll(async () => {
   [ha, sim] = await Promise.all([
-    startHomeAssistant(eventLogConfig),
+    startHomeAssistant({ ...eventLogConfig, version }),
     // This test is about crashes: the API lets every restart catch up at once.
     ApiSimulator.start({ activity: false, rateLimitPerMinute: 1_000_000 }),
   ]);
-}, 900_000);
+}, HOME_ASSISTANT_SETUP_TIMEOUT_MS);
 
 afterAll(async () => {
   for (const run of runs) await run.kill();
@@ -33,7 +39,7 @@ afterAll(async () => {
   await sim?.stop();
 });
 
-describe("kill -9 of the bridge", () => {
+describe(`kill -9 of the bridge, on Home Assistant ${version}`, () => {
   it(`delivers ${FACTS} facts exactly once across ${KILLS} SIGKILLs`, async () => {
     const { ordinary, custody } = sim.children;
     const env = {
