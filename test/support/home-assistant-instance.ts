@@ -3,6 +3,7 @@ import { join, relative } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Agent, type Dispatcher, request } from "undici";
 import { type EventRecorder, RecordingSubscription } from "./event-recorder.js";
+import { RunLogs } from "./ha-run-logs.js";
 import { HaSocket } from "./ha-websocket.js";
 import { type HassExit, HassProcess } from "./hass-process.js";
 import { onboardAndGetToken } from "./home-assistant-auth.js";
@@ -32,6 +33,7 @@ export class HomeAssistant implements HomeAssistantInstance {
   readonly wsUrl: string;
   readonly logPath: string;
   readonly #consolePath: string;
+  readonly #runLogs: RunLogs;
   readonly #recorders = new Set<RecordingSubscription>();
   #agent = newAgent();
   #process: HassProcess | undefined;
@@ -50,6 +52,7 @@ export class HomeAssistant implements HomeAssistantInstance {
     this.wsUrl = `ws://127.0.0.1:${port}/api/websocket`;
     this.logPath = join(configDir, "ha.log");
     this.#consolePath = join(configDir, "hass-console.log");
+    this.#runLogs = new RunLogs(this.logPath);
   }
 
   get token(): string {
@@ -184,7 +187,12 @@ export class HomeAssistant implements HomeAssistantInstance {
     return waitFor(check, options);
   }
 
+  readLog(): Promise<string> {
+    return this.#runLogs.readAll();
+  }
+
   #spawn(): void {
+    this.#runLogs.archivePrevious();
     const { root } = this.install;
     // Home Assistant in a root sees the config dir at its path inside that root.
     const seen = (path: string) => (root ? `/${relative(root, path)}` : path);

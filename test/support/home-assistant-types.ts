@@ -40,8 +40,10 @@ export interface HomeAssistantInstance {
   readonly port: number;
   /** Host path of its config dir (which Home Assistant may see at another path, inside its root). */
   readonly configDir: string;
-  /** HA's own log file. */
+  /** HA's own log file, of the current run (HA starts a new one at every start). */
   readonly logPath: string;
+  /** Everything HA logged since it was started, its restarts included, oldest first. */
+  readLog(): Promise<string>;
   isRunning(): boolean;
   /** Stops HA for good (SIGTERM, SIGKILL after 30 s) and removes the config dir unless KEEP_HA_DIR is set. */
   stop(): Promise<void>;
