@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildDebianRoot, type InstallStep, unmountBelow } from "./debian-root.js";
@@ -11,7 +11,8 @@ import {
   type InstallRecipe,
   installRecipe,
 } from "./home-assistant-versions.js";
-import { type HostPython, satisfies } from "./host-python.js";
+import { checkedPythonVersion, installWheel } from "./home-assistant-wheel.js";
+import type { HostPython } from "./host-python.js";
 import { choosePythonRuntime, type PythonRuntime, runtimeKey } from "./python-runtime.js";
 import { runCommand, tailLines } from "./run-command.js";
 
@@ -85,7 +86,9 @@ function requirements(recipe: InstallRecipe): string[] {
   return [`homeassistant==${recipe.version}`, ...recipe.requirements];
 }
 
-/** Where things are: `inside` paths as Home Assistant's side sees them, `host` as this process does. */
+type Layout = ReturnType<typeof layout>;
+
+/** Where things are: paths as Home Assistant's side sees them; `host()` maps them to this process's view. */
 function layout(recipe: InstallRecipe, runtime: PythonRuntime) {
   const dir = cacheDir(recipe, runtime);
   const root = runtime.kind === "debian-root" ? join(dir, "root") : undefined;
@@ -139,111 +142,10 @@ async function installOnce(recipe: InstallRecipe): Promise<HomeAssistantInstall>
       `installing Home Assistant ${recipe.version} into ${paths.dir} with ${describeRuntime(runtime)}, ` +
         "first run only (a few minutes)",
     );
-    // No marker means nothing here can be trusted: a killed install leaves a half-built venv or root.
-    await rm(paths.marker, { force: true });
-    if (paths.root) {
-      await unmountBelow(paths.root);
-      await rm(paths.root, { recursive: true, force: true });
-    } else {
-      await rm(paths.venv, { recursive: true, force: true });
-      await rm(paths.downloads, { recursive: true, force: true });
-    }
-    await writeFile(
-      paths.log,
-      `install of ${requirements(recipe).join(" ")} with ${describeRuntime(runtime)}\n`,
-    );
-
-    const deadline = started + installTimeoutMs;
-    const step: InstallStep = async (what, command, args, options = {}) => {
-      const remaining = deadline - Date.now();
-      if (remaining <= 0) throw installError(recipe, `${what}: out of time`, paths.log, "");
-      // A pip left running by a killed worker would write into the venv the next install rebuilds.
-      const run = await runCommand(command, args, {
-        timeoutMs: remaining,
-        logFile: paths.log,
-        env: installEnv(),
-        launcher: launcher.path,
-        root: options.root,
-      });
-      if (run.code !== 0) {
-        const hint = options.hint ?? "";
-        throw installError(
-          recipe,
-          `${what} failed (exit ${run.code ?? run.signal})${hint}`,
-          paths.log,
-          run.output,
-        );
-      }
-      return run.output;
-    };
-    const inside: InstallStep = (what, command, args, options = {}) =>
-      step(what, command, args, { ...options, root: paths.root });
-
-    let python: HostPython = runtime.kind === "host" ? runtime.python : { path: "", version: "" };
-    if (runtime.kind === "debian-root" && paths.root) {
-      await buildDebianRoot(paths.root, runtime.spec, runtime.mirror, step);
-      python = await rootPython(recipe, runtime.spec.python, inside, paths.log);
-    }
-
-    await inside("creating the virtualenv", python.path, ["-m", "venv", paths.venv], {
-      hint:
-        runtime.kind === "host"
-          ? `; on Debian/Ubuntu install python${recipe.python.atLeast.slice(0, 2).join(".")}-venv`
-          : "",
+    await install(recipe, runtime, paths, launcher.path).catch((error: unknown) => {
+      if (error instanceof InstallError) throw error;
+      throw installError(recipe, error instanceof Error ? error.message : String(error), paths.log, "");
     });
-    // The wheel ships the constraints HA itself is tested with: pinning every transitive dependency
-    // to them keeps this install from drifting as PyPI moves on.
-    await inside("downloading the Home Assistant wheel", paths.python, [
-      "-m",
-      "pip",
-      "download",
-      "--no-deps",
-      "--only-binary",
-      ":all:",
-      "--dest",
-      paths.downloads,
-      `homeassistant==${recipe.version}`,
-    ]);
-    const wheel = (await readdir(paths.host(paths.downloads))).find(
-      (name) => name.startsWith(`homeassistant-${recipe.version}-`) && name.endsWith(".whl"),
-    );
-    if (!wheel) throw installError(recipe, "pip download produced no homeassistant wheel", paths.log, "");
-    const wheelPath = join(paths.downloads, wheel);
-    const constraints = await inside("reading package_constraints.txt from the wheel", paths.python, [
-      "-c",
-      "import sys, zipfile; sys.stdout.write(zipfile.ZipFile(sys.argv[1]).read('homeassistant/package_constraints.txt').decode())",
-      wheelPath,
-    ]);
-    const added = recipe.constraints.length
-      ? `\n# Added by the test harness (home-assistant-versions.ts)\n${recipe.constraints.join("\n")}\n`
-      : "";
-    await writeFile(paths.host(paths.constraints), `${constraints.trimEnd()}\n${added}`);
-    await inside("pip install", paths.python, [
-      "-m",
-      "pip",
-      "install",
-      "--constraint",
-      paths.constraints,
-      wheelPath,
-      ...recipe.requirements,
-    ]);
-    const version = (await inside("checking hass", paths.hassBin, ["--version"])).trim();
-    if (version !== recipe.version) {
-      throw installError(recipe, `hass --version says ${JSON.stringify(version)}`, paths.log, "");
-    }
-    // Transitive dependencies can drift past what the constraints pin; an import failing here
-    // would otherwise show up later as a Home Assistant in recovery mode.
-    await inside("importing the integrations the tests load", paths.python, ["-c", importCheck(recipe)]);
-
-    const marker: Marker = {
-      version: recipe.version,
-      requirements: requirements(recipe),
-      constraints: [...recipe.constraints],
-      runtime: runtimeKey(runtime),
-      python: python.version,
-    };
-    // Written last: its presence is the only proof that everything above succeeded.
-    await writeFile(paths.marker, `${JSON.stringify(marker, null, 2)}\n`);
     log(`installed Home Assistant ${recipe.version} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     return ready();
   } finally {
@@ -251,28 +153,72 @@ async function installOnce(recipe: InstallRecipe): Promise<HomeAssistantInstall>
   }
 }
 
-/** The root's interpreter, checked against what the release needs (testing moves on). */
-async function rootPython(
+/** The install itself, under the lock; the marker, written last, is the proof it all succeeded. */
+async function install(
   recipe: InstallRecipe,
-  path: string,
-  inside: InstallStep,
-  logPath: string,
-): Promise<HostPython> {
-  const probe = "import sys; print('.'.join(map(str, sys.version_info[:3])))";
-  const version = (await inside(`checking ${path} in the root`, path, ["-c", probe])).trim();
-  if (!satisfies(version, recipe.python))
-    throw installError(recipe, `${path} in the Debian root is ${version}, which does not fit`, logPath, "");
-  return { path, version };
-}
+  runtime: PythonRuntime,
+  paths: Layout,
+  launcher: string,
+): Promise<void> {
+  // No marker means nothing here can be trusted: a killed install leaves a half-built venv or root.
+  await rm(paths.marker, { force: true });
+  if (paths.root) {
+    await unmountBelow(paths.root);
+    await rm(paths.root, { recursive: true, force: true });
+  } else {
+    await rm(paths.venv, { recursive: true, force: true });
+    await rm(paths.downloads, { recursive: true, force: true });
+  }
+  await writeFile(
+    paths.log,
+    `install of ${requirements(recipe).join(" ")} with ${describeRuntime(runtime)}\n`,
+  );
 
-function importCheck(recipe: InstallRecipe): string {
-  return [
-    "import importlib",
-    `for name in ${JSON.stringify(recipe.modules)}:`,
-    "    importlib.import_module(name)",
-    `for name in ${JSON.stringify(recipe.integrations)}:`,
-    "    importlib.import_module('homeassistant.components.' + name)",
-  ].join("\n");
+  const deadline = Date.now() + installTimeoutMs;
+  const step: InstallStep = async (what, command, args, options = {}) => {
+    const remaining = deadline - Date.now();
+    if (remaining <= 0) throw installError(recipe, `${what}: out of time`, paths.log, "");
+    // Launched so that it dies with us: a pip left running by a killed worker would write into
+    // the venv that the next install rebuilds.
+    const run = await runCommand(command, args, {
+      timeoutMs: remaining,
+      logFile: paths.log,
+      env: installEnv(),
+      launcher,
+      root: options.root,
+    });
+    if (run.code !== 0) {
+      const failed = `${what} failed (exit ${run.code ?? run.signal})${options.hint ?? ""}`;
+      throw installError(recipe, failed, paths.log, run.output);
+    }
+    return run.output;
+  };
+  // Steps on Home Assistant's side: inside the root when there is one.
+  const inside: InstallStep = (what, command, args, options = {}) =>
+    step(what, command, args, { ...options, root: paths.root });
+
+  let python: HostPython;
+  if (runtime.kind === "debian-root" && paths.root) {
+    await buildDebianRoot(paths.root, runtime.spec, runtime.mirror, step);
+    python = {
+      path: runtime.spec.python,
+      version: await checkedPythonVersion(recipe, runtime.spec.python, inside),
+    };
+  } else if (runtime.kind === "host") {
+    python = runtime.python;
+  } else {
+    throw new Error("a Debian root runtime without a root folder");
+  }
+  await installWheel(recipe, python.path, paths, inside);
+
+  const marker: Marker = {
+    version: recipe.version,
+    requirements: requirements(recipe),
+    constraints: [...recipe.constraints],
+    runtime: runtimeKey(runtime),
+    python: python.version,
+  };
+  await writeFile(paths.marker, `${JSON.stringify(marker, null, 2)}\n`);
 }
 
 async function isComplete(
@@ -308,9 +254,14 @@ function installEnv(): NodeJS.ProcessEnv {
   return { ...env, PIP_NO_INPUT: "1", PIP_DISABLE_PIP_VERSION_CHECK: "1", DEBIAN_FRONTEND: "noninteractive" };
 }
 
-function installError(recipe: InstallRecipe, what: string, logPath: string, output: string): Error {
+/** A failed install, said once with the release, the log to read and the failing step's last words. */
+class InstallError extends Error {
+  override name = "InstallError";
+}
+
+function installError(recipe: InstallRecipe, what: string, logPath: string, output: string): InstallError {
   const tail = output ? `\n${tailLines(output, 25)}` : "";
-  return new Error(`Home Assistant ${recipe.version} install: ${what} (full log: ${logPath})${tail}`);
+  return new InstallError(`Home Assistant ${recipe.version} install: ${what} (full log: ${logPath})${tail}`);
 }
 
 function log(message: string): void {
