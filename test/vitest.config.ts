@@ -1,15 +1,50 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+import {
+  CURRENT_HOME_ASSISTANT_VERSION,
+  OLDEST_HOME_ASSISTANT_VERSION,
+} from "./support/home-assistant-versions.js";
+
+/*
+ * The suites that also run on the oldest Home Assistant the add-on supports: what users rely on
+ * across releases (the publisher end to end, restarts, the blueprints and DOCS' examples) and the
+ * harness they stand on. Every suite runs on the current release.
+ */
+const onOldestToo = [
+  "test/ha/harness.test.ts",
+  "test/ha/publisher.test.ts",
+  "test/fault/restart-ha.test.ts",
+  "test/addon/blueprints-ha.test.ts",
+];
 
 // Lives under test/ because the add-on layout reserves the top level (and any `config.*` name).
 export default defineConfig({
   test: {
     root: fileURLToPath(new URL("..", import.meta.url)),
-    include: ["test/**/*.test.ts"],
     testTimeout: 30_000,
     hookTimeout: 240_000,
     // Two cores: a third worker made the real-Home-Assistant suites starve each other (a kill test
-    // drain and the demo's terminal test timed out under it).
+    // drain and the demo's terminal test timed out under it). Shared by both projects.
     maxWorkers: 2,
+    // One project per release, so that the two runs of a suite can go in parallel; a suite reads
+    // its release with testedHomeAssistantVersion() (test/support/tested-version.ts).
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: `HA ${CURRENT_HOME_ASSISTANT_VERSION}`,
+          include: ["test/**/*.test.ts"],
+          provide: { homeAssistantVersion: CURRENT_HOME_ASSISTANT_VERSION },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: `HA ${OLDEST_HOME_ASSISTANT_VERSION}`,
+          include: onOldestToo,
+          provide: { homeAssistantVersion: OLDEST_HOME_ASSISTANT_VERSION },
+        },
+      },
+    ],
   },
 });

@@ -1,21 +1,29 @@
-import { cp, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parse, stringify } from "yaml";
 import { childEntityId, withOffset } from "../../src/ha/entities.js";
 import { EVENT_TYPE } from "../../src/ha/event-data.js";
+import { parseHaYaml, stringifyHaYaml } from "../support/blueprint-yaml.js";
 import {
   type EventRecorder,
+  HOME_ASSISTANT_SETUP_TIMEOUT_MS,
   type HomeAssistantInstance,
+  type HomeAssistantVersion,
   startHomeAssistant,
 } from "../support/home-assistant.js";
+import { readsOnlyPre2024_10Syntax, toPre2024_10Syntax } from "../support/pre-2024-10-syntax.js";
+import { testedHomeAssistantVersion } from "../support/tested-version.js";
 import { readText, repoRoot } from "./supervisor-rules.js";
 
 // The four blueprints, instantiated in a real Home Assistant with the entities the bridge
 // publishes (written here through the REST API as the bridge does). Their actions fire marker
 // events or drive a template lamp, so what they do can be observed. Real time throughout.
+// Users' YAML is in the syntax of 2024.10 and later; an older release gets it as DOCS.md tells
+// its users to spell it (pre-2024-10-syntax.ts). The test's own YAML is in the old syntax,
+// which every release reads.
 
+const version = testedHomeAssistantVersion();
 const lea = { child_id: "7f3c2a10-0000-4000-8000-000000000001", child_name: "Léa" };
 const myDay = childEntityId("lea", "my_day");
 const endsAt = childEntityId("lea", "session_ends_at");
@@ -62,21 +70,40 @@ const automations = `
 
 /** The example automations of DOCS.md, loaded alongside. */
 const docsExamples = [...readText("addon/DOCS.md").matchAll(/```yaml\n([\s\S]*?)```/g)]
-  .map((m) => parse(m[1] as string) as Record<string, unknown>)
-  .filter((block) => block && "alias" in block && "trigger" in block);
+  .map((m) => parseHaYaml(m[1] as string) as Record<string, unknown>)
+  .filter((block) => block && "alias" in block && "triggers" in block);
 
-// A lamp that reports the colour it is asked for as an event.
-const extraConfig = `
-light:
-  - platform: template
-    lights:
-      lamp:
+const blueprintFolder = "addon/blueprints/automation/reward_facts";
+/** Users' YAML as this release must read it. */
+const asUsersWrite = (document: unknown) =>
+  readsOnlyPre2024_10Syntax(version) ? toPre2024_10Syntax(document) : document;
+
+/** What Home Assistant logs about automations or blueprints it cannot load. */
+const loadProblem =
+  /Invalid config|invalid automation|has been disabled|Failed to (load|generate automation from) blueprint|failed to generate automation|Requires at least Home Assistant/;
+
+// A lamp that reports the colour it is asked for as an event: light.lamp. Template lights were a
+// light platform until 2025; 2026.11 reads them only under the template integration's own key.
+const lampActions = `
         turn_on: [{event: lamp_on}]
         turn_off: [{event: lamp_off}]
         set_rgb:
           - event: lamp_colour
-            event_data: {rgb: "{{ [r, g, b] }}"}
-`;
+            event_data: {rgb: "{{ [r, g, b] }}"}`;
+const lampConfig: Record<HomeAssistantVersion, string> = {
+  "2024.3.3": `
+light:
+  - platform: template
+    lights:
+      lamp:${lampActions}
+`,
+  "2026.11.0": `
+template:
+  - light:
+      - name: lamp${lampActions}
+`,
+};
+const extraConfig = lampConfig[version];
 
 let ha: HomeAssistantInstance;
 const recorders: Record<string, EventRecorder> = {};
@@ -88,24 +115,27 @@ const inSeconds = (seconds: number) =>
 const flagState = async () => (await ha.getState("input_boolean.flag"))?.state;
 
 beforeAll(async () => {
-  ha = await startHomeAssistant({ extraConfig });
+  ha = await startHomeAssistant({ extraConfig, version });
   // The harness boots a fresh config dir at once: the blueprints and the automations that use
   // them go in afterwards, and Home Assistant reads its automations again.
-  await cp(
-    join(repoRoot, "addon/blueprints/automation/reward_facts"),
-    join(ha.configDir, "blueprints/automation/reward_facts"),
-    { recursive: true },
-  );
-  // YAML 1.1 as Home Assistant reads it: a bare `on` would be true there.
-  const examples = docsExamples.map((example, i) => ({ id: `docs_example_${i}`, ...example }));
-  await writeFile(
-    join(ha.configDir, "automations.yaml"),
-    automations + stringify(examples, { version: "1.1" }),
-  );
+  const target = join(ha.configDir, "blueprints/automation/reward_facts");
+  await mkdir(target, { recursive: true });
+  for (const file of await readdir(join(repoRoot, blueprintFolder))) {
+    const text = readText(`${blueprintFolder}/${file}`);
+    const written = readsOnlyPre2024_10Syntax(version)
+      ? stringifyHaYaml(asUsersWrite(parseHaYaml(text)))
+      : text;
+    await writeFile(join(target, file), written);
+  }
+  const examples = docsExamples.map((example, i) => ({
+    id: `docs_example_${i}`,
+    ...(asUsersWrite(example) as object),
+  }));
+  await writeFile(join(ha.configDir, "automations.yaml"), automations + stringifyHaYaml(examples));
   await ha.callService("automation", "reload");
   for (const type of ["rf_warned", "rf_celebrated", "lamp_colour"])
     recorders[type] = await ha.subscribeEvents(type);
-});
+}, HOME_ASSISTANT_SETUP_TIMEOUT_MS);
 
 afterAll(async () => {
   for (const recorder of Object.values(recorders)) await recorder.close();
@@ -114,12 +144,17 @@ afterAll(async () => {
 
 const seen = (type: string) => recorders[type]?.events ?? [];
 
-describe("the blueprints in Home Assistant", () => {
+describe(`the blueprints in Home Assistant ${version}`, () => {
   it("make valid automations", async () => {
     for (const name of ["rf_warning", "rf_turn_off", "rf_traffic_light", "rf_celebrate"]) {
       const state = await ha.waitFor(() => ha.getState(`automation.${name}`), { description: name });
       expect(state.state, name).toBe("on");
     }
+  });
+
+  it("load, and DOCS.md's examples too, without a word from Home Assistant about their config", async () => {
+    const log = await readFile(ha.logPath, "utf8");
+    expect(log.split("\n").filter((line) => loadProblem.test(line))).toEqual([]);
   });
 
   it("load DOCS.md's example automations too", async () => {

@@ -1,21 +1,10 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { parse, type ScalarTag } from "yaml";
 import { apiEventTypes } from "../../src/api/schemas.js";
 import { EVENT_TYPE } from "../../src/ha/event-data.js";
+import { Input, parseHaYaml } from "../support/blueprint-yaml.js";
 import { readText, repoRoot } from "./supervisor-rules.js";
-
-/** A `!input name` of a blueprint, kept as itself so the tests can follow it. */
-class Input {
-  constructor(readonly name: string) {}
-}
-
-const inputTag: ScalarTag = {
-  tag: "!input",
-  identify: (value) => value instanceof Input,
-  resolve: (name) => new Input(name),
-};
 
 const folder = "addon/blueprints/automation/reward_facts";
 const files = readdirSync(join(repoRoot, folder)).filter((file) => file.endsWith(".yaml"));
@@ -25,18 +14,19 @@ interface Blueprint {
     name: string;
     description: string;
     domain: string;
+    homeassistant?: { min_version?: string };
     input: Record<
       string,
       { name?: string; description?: string; selector?: Record<string, unknown>; default?: unknown }
     >;
   };
-  trigger?: unknown;
-  condition?: unknown;
-  action?: unknown;
+  triggers?: unknown;
+  conditions?: unknown;
+  actions?: unknown;
   [key: string]: unknown;
 }
 
-const load = (file: string) => parse(readText(`${folder}/${file}`), { customTags: [inputTag] }) as Blueprint;
+const load = (file: string) => parseHaYaml(readText(`${folder}/${file}`)) as Blueprint;
 
 /** Every value below `node`, objects and arrays included, with the key it sits under. */
 function* walk(node: unknown, key = ""): Generator<[string, unknown]> {
@@ -73,11 +63,15 @@ describe("the blueprints", () => {
       expect(new Set(used)).toEqual(new Set(Object.keys(inputs)));
     });
 
-    it("writes the syntax every current release reads (trigger/platform/service)", () => {
-      for (const key of ["trigger", "condition", "action"]) expect(bp, key).toHaveProperty(key);
-      for (const key of ["triggers", "conditions", "actions"]) expect(bp, key).not.toHaveProperty(key);
-      for (const trigger of asList(bp.trigger)) expect(trigger).toHaveProperty("platform");
-      for (const [key, value] of walk(bp.action)) if (key === "action") expect(value).toBeInstanceOf(Input);
+    it("writes the syntax of 2024.10 and later (triggers/trigger/action), and requires 2024.10", () => {
+      for (const key of ["triggers", "conditions", "actions"]) expect(bp, key).toHaveProperty(key);
+      for (const key of ["trigger", "condition", "action"]) expect(bp, key).not.toHaveProperty(key);
+      for (const trigger of asList(bp.triggers)) {
+        expect(trigger).toHaveProperty("trigger");
+        expect(trigger).not.toHaveProperty("platform");
+      }
+      expect([...walk(bp)].filter(([key]) => key === "service" || key === "platform")).toEqual([]);
+      expect(bp.blueprint.homeassistant?.min_version).toBe("2024.10.0");
     });
 
     it("does nothing unless the child's my_day sensor is on", () => {
@@ -87,7 +81,7 @@ describe("the blueprints", () => {
       });
       expect(myDay?.[0]).toBe("my_day");
       expect(String(inputs.my_day?.description)).toContain("binary_sensor.reward_facts_<child>_my_day");
-      expect(asList(bp.condition)).toContainEqual({
+      expect(asList(bp.conditions)).toContainEqual({
         condition: "state",
         entity_id: new Input("my_day"),
         state: "on",
@@ -97,13 +91,13 @@ describe("the blueprints", () => {
 
   it("turns devices off with a time trigger at the session's end", () => {
     const bp = load("session_end_turn_off.yaml");
-    expect(bp.trigger).toEqual([{ platform: "time", at: new Input("session_ends_at") }]);
+    expect(bp.triggers).toEqual([{ trigger: "time", at: new Input("session_ends_at") }]);
     expect(JSON.stringify(bp.blueprint.input.session_ends_at?.selector)).toContain("timestamp");
   });
 
   it("celebrates from the bridge's own event, for kinds of facts it sends", () => {
     const bp = load("celebrate.yaml");
-    expect(bp.trigger).toEqual([{ platform: "event", event_type: EVENT_TYPE }]);
+    expect(bp.triggers).toEqual([{ trigger: "event", event_type: EVENT_TYPE }]);
     const kinds = bp.blueprint.input.kinds;
     const options =
       (kinds?.selector?.select as { options?: Array<{ value: string }> } | undefined)?.options ?? [];
@@ -112,7 +106,7 @@ describe("the blueprints", () => {
   });
 
   it("colours the lamp green, orange and red", () => {
-    const colours = [...walk(load("traffic_light.yaml").action)]
+    const colours = [...walk(load("traffic_light.yaml").actions)]
       .filter(([key]) => key === "color_name")
       .map(([, value]) => value);
     expect(colours.sort()).toEqual(["green", "orange", "red"]);

@@ -27,11 +27,11 @@ const withKeyword = (keyword: string) => instructions.filter((line) => line.star
 const execForm = (line: string | undefined) => JSON.parse(line?.replace(/^\S+\s+(CMD\s+)?/, "") ?? "null");
 
 describe("the Dockerfile", () => {
-  it("starts from an explicit Node 22 Alpine tag, never latest", () => {
+  it("starts from an explicit Node 24 (the active LTS) Alpine tag, never latest", () => {
     const froms = withKeyword("FROM");
     expect(froms.length).toBeGreaterThanOrEqual(2);
     for (const from of froms) {
-      expect(from).toMatch(/^FROM node:22\.\d+(\.\d+)?-alpine3\.\d+(\s+AS\s+\w+)?$/);
+      expect(from).toMatch(/^FROM node:24\.\d+(\.\d+)?-alpine3\.\d+(\s+AS\s+\w+)?$/);
       expect(from).not.toMatch(/latest|\$/);
     }
   });

@@ -131,13 +131,36 @@ describe("DOCS.md", () => {
 
   it("turns the TV off with a time trigger at the session's end", () => {
     const automations = yamlBlocks.map((block) => parse(block) as Record<string, unknown>);
-    const tvOff = automations.find((a) => JSON.stringify(a?.trigger ?? "").includes('"platform":"time"'));
-    expect(tvOff?.trigger).toEqual([{ platform: "time", at: childEntityId("lea", "session_ends_at") }]);
-    expect(tvOff?.condition).toContainEqual({
+    const tvOff = automations.find((a) => JSON.stringify(a?.triggers ?? "").includes('"trigger":"time"'));
+    expect(tvOff?.triggers).toEqual([{ trigger: "time", at: childEntityId("lea", "session_ends_at") }]);
+    expect(tvOff?.conditions).toContainEqual({
       condition: "state",
       entity_id: childEntityId("lea", "my_day"),
       state: "on",
     });
+  });
+
+  it("writes its example automations in the syntax of 2024.10 and later, and tells how to spell them before", () => {
+    const examples = yamlBlocks
+      .map((block) => parse(block) as Record<string, unknown>)
+      .filter((block) => block && "alias" in block);
+    expect(examples.length).toBeGreaterThanOrEqual(2);
+    for (const example of examples) {
+      const alias = String(example.alias);
+      expect(Object.keys(example), alias).toEqual(expect.arrayContaining(["triggers", "actions"]));
+      expect(Object.keys(example), alias).not.toEqual(expect.arrayContaining(["trigger"]));
+      expect(JSON.stringify(example), alias).not.toMatch(/"(platform|service)":/);
+    }
+    // The translation the tests apply for 2024.3 (test/support/pre-2024-10-syntax.ts), in words.
+    expect(docs).toContain("The examples use the syntax of Home Assistant 2024.10 and later");
+    for (const spelling of [
+      "`trigger:`",
+      "`condition:`",
+      "`action:`",
+      "`platform: time`",
+      "`service: media_player",
+    ])
+      expect(docs).toContain(spelling);
   });
 
   it("builds the dashboard from core cards only", () => {

@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from "node:util";
 import { describe, expect, it } from "vitest";
 import { BRIDGE_VERSION } from "../../src/version.js";
+import { OLDEST_HOME_ASSISTANT_VERSION, releaseOf } from "../support/home-assistant-versions.js";
 import {
   DEFAULTS,
   DEPRECATED_ARCHS,
@@ -69,6 +70,11 @@ describe("config.yaml against the Supervisor's rules", () => {
   it("uses no obsolete key, no port and no host network", () => {
     for (const key of [...OBSOLETE_KEYS, "ports", "ports_description", "webui", "host_network", "ingress"])
       expect(manifest, key).not.toHaveProperty(key);
+  });
+
+  it(`requires the oldest Home Assistant the suites run on (${OLDEST_HOME_ASSISTANT_VERSION}), as a version string`, () => {
+    // A YAML number would be coerced (2024.10 → "2024.1"); a release the tests never ran on is a guess.
+    expect(manifest.homeassistant).toBe(releaseOf(OLDEST_HOME_ASSISTANT_VERSION));
   });
 
   it("asks for the Home Assistant API it publishes through", () => {

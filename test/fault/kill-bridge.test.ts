@@ -1,8 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiSimulator } from "../../src/simulator/index.js";
 import { eventLogConfig } from "../support/ha-event-log.js";
-import { type HomeAssistantInstance, startHomeAssistant } from "../support/home-assistant.js";
+import {
+  HOME_ASSISTANT_SETUP_TIMEOUT_MS,
+  type HomeAssistantInstance,
+  startHomeAssistant,
+} from "../support/home-assistant.js";
 import { type KillRoundOutcome, runBridgeKills } from "../support/kill-scenario.js";
+import { testedHomeAssistantVersion } from "../support/tested-version.js";
 
 // 50 SIGKILLs of the bridge at random moments while 5,000 facts flow into a real Home
 // Assistant: in the end every fact reached Home Assistant's automations exactly once.
@@ -10,6 +15,7 @@ import { type KillRoundOutcome, runBridgeKills } from "../support/kill-scenario.
 
 const KILLS = 50;
 const FACTS = 5_000;
+const version = testedHomeAssistantVersion();
 
 let ha: HomeAssistantInstance;
 let sim: ApiSimulator;
@@ -17,11 +23,11 @@ let outcome: KillRoundOutcome | undefined;
 
 beforeAll(async () => {
   [ha, sim] = await Promise.all([
-    startHomeAssistant(eventLogConfig),
+    startHomeAssistant({ ...eventLogConfig, version }),
     // This test is about crashes: the API lets every restart catch up at once.
     ApiSimulator.start({ activity: false, rateLimitPerMinute: 1_000_000 }),
   ]);
-}, 900_000);
+}, HOME_ASSISTANT_SETUP_TIMEOUT_MS);
 
 afterAll(async () => {
   for (const run of outcome?.runs ?? []) await run.kill();
@@ -29,7 +35,7 @@ afterAll(async () => {
   await sim?.stop();
 });
 
-describe("kill -9 of the bridge", () => {
+describe(`kill -9 of the bridge, on Home Assistant ${version}`, () => {
   it(`delivers ${FACTS} facts exactly once across ${KILLS} SIGKILLs`, async () => {
     outcome = await runBridgeKills({ ha, sim, kills: KILLS, facts: FACTS, seed: 20261121 });
     expect(outcome.journal).toHaveLength(FACTS);

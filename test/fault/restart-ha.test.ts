@@ -7,12 +7,18 @@ import { childEntityId, childEntityKinds, STATUS_ENTITY_ID } from "../../src/ha/
 import { ApiSimulator } from "../../src/simulator/index.js";
 import { BridgeProcess } from "../support/bridge-process.js";
 import { eventLogConfig, loggedEventIds } from "../support/ha-event-log.js";
-import { type HomeAssistantInstance, startHomeAssistant } from "../support/home-assistant.js";
+import {
+  HOME_ASSISTANT_SETUP_TIMEOUT_MS,
+  type HomeAssistantInstance,
+  startHomeAssistant,
+} from "../support/home-assistant.js";
+import { testedHomeAssistantVersion } from "../support/tested-version.js";
 
 // Five restarts of a real Home Assistant while facts flow: after each, every state is back
 // within 10 s of RUNNING; in the end no fact was lost or repeated.
 
 const RESTARTS = 5;
+const version = testedHomeAssistantVersion();
 
 let ha: HomeAssistantInstance;
 let sim: ApiSimulator;
@@ -20,7 +26,7 @@ let bridge: BridgeProcess;
 
 beforeAll(async () => {
   [ha, sim] = await Promise.all([
-    startHomeAssistant(eventLogConfig),
+    startHomeAssistant({ ...eventLogConfig, version }),
     ApiSimulator.start({ activity: { historyDays: 0, factsPerHour: 0 } }),
   ]);
   bridge = new BridgeProcess({
@@ -33,7 +39,7 @@ beforeAll(async () => {
     HA_TOKEN: ha.token,
   }).start();
   await ha.waitFor(async () => (await ha.getState(STATUS_ENTITY_ID))?.state === "ok", { timeoutMs: 60_000 });
-}, 900_000);
+}, HOME_ASSISTANT_SETUP_TIMEOUT_MS);
 
 afterAll(async () => {
   await bridge?.kill();
@@ -41,7 +47,7 @@ afterAll(async () => {
   await sim?.stop();
 });
 
-describe("Home Assistant restarts", () => {
+describe(`Home Assistant ${version} restarts`, () => {
   it(`brings states back and keeps every fact exactly once across ${RESTARTS} restarts`, async () => {
     const { ordinary, custody, unsynced } = sim.children;
     const entities = [

@@ -16,11 +16,17 @@ import {
 import { HaSink } from "../../src/ha/ha-sink.js";
 import { TOKEN_NOTIFICATION_ID } from "../../src/ha/index.js";
 import { silentLogger } from "../../src/log/logger.js";
-import { type HomeAssistantInstance, startHomeAssistant } from "../support/home-assistant.js";
+import {
+  HOME_ASSISTANT_SETUP_TIMEOUT_MS,
+  type HomeAssistantInstance,
+  startHomeAssistant,
+} from "../support/home-assistant.js";
+import { testedHomeAssistantVersion } from "../support/tested-version.js";
 
 // The publisher in this process against a real Home Assistant: what the end-to-end test cannot
 // reach quickly (the notification's dismissal, unchanged states left unwritten, refusals).
 
+const version = testedHomeAssistantVersion();
 let ha: HomeAssistantInstance;
 let sink: HaSink;
 const abort = new AbortController();
@@ -82,12 +88,12 @@ async function notifications(): Promise<Array<{ notification_id: string }>> {
 }
 
 beforeAll(async () => {
-  ha = await startHomeAssistant();
+  ha = await startHomeAssistant({ version });
   sink = new HaSink({ url: ha.url, token: ha.token, logger: silentLogger(), requireAdmin: true });
   await sink.open();
   await sink.whenReady(abort.signal);
   await sink.setChildren([child]);
-}, 300_000);
+}, HOME_ASSISTANT_SETUP_TIMEOUT_MS);
 
 afterAll(async () => {
   abort.abort();
@@ -95,7 +101,7 @@ afterAll(async () => {
   await ha?.stop();
 });
 
-describe("HaSink against a real Home Assistant", () => {
+describe(`HaSink against a real Home Assistant ${version}`, () => {
   it("knows Home Assistant's time zone", () => {
     expect(sink.timeZone()).toBe("Europe/Paris");
   });

@@ -1,25 +1,39 @@
 import { existsSync } from "node:fs";
 import { fetch } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type HomeAssistantInstance, startHomeAssistant } from "../support/home-assistant.js";
+import { eventLogConfig, loggedEventIds, loggedEvents } from "../support/ha-event-log.js";
+import {
+  HOME_ASSISTANT_SETUP_TIMEOUT_MS,
+  type HomeAssistantInstance,
+  startHomeAssistant,
+} from "../support/home-assistant.js";
+import { testedHomeAssistantVersion } from "../support/tested-version.js";
 
 // Not Paris, the harness's default: proves the option reaches HA.
 const timeZone = "America/New_York";
 
+const version = testedHomeAssistantVersion();
+
+// Old syntax (trigger/platform/service): it must load on 2024.3 too.
 const automations = `
 - id: flag_on_harness_event
   mode: queued
   trigger: [{platform: event, event_type: harness_flag_event}]
   action: [{service: input_boolean.turn_on, target: {entity_id: input_boolean.flag}}]
-`;
+${eventLogConfig.automations}`;
 
-describe("the real Home Assistant harness", () => {
+describe(`the real Home Assistant harness on Home Assistant ${version}`, () => {
   let ha: HomeAssistantInstance;
 
-  // The first run on a machine installs Home Assistant (about a minute, up to ten).
+  // The first run on a machine installs Home Assistant.
   beforeAll(async () => {
-    ha = await startHomeAssistant({ automations, timeZone });
-  }, 900_000);
+    ha = await startHomeAssistant({
+      automations,
+      extraConfig: eventLogConfig.extraConfig,
+      timeZone,
+      version,
+    });
+  }, HOME_ASSISTANT_SETUP_TIMEOUT_MS);
 
   afterAll(async () => {
     await ha?.stop();
@@ -28,7 +42,8 @@ describe("the real Home Assistant harness", () => {
   it("hands out a long-lived admin token that the API accepts", async () => {
     const config = await ha.api<{ state: string; time_zone: string; version: string }>("GET", "/api/config");
     expect(config.status).toBe(200);
-    expect(config.body).toMatchObject({ state: "RUNNING", time_zone: timeZone, version: "2024.3.3" });
+    expect(config.body).toMatchObject({ state: "RUNNING", time_zone: timeZone, version });
+    expect(ha.version).toBe(version);
 
     const user = await ha.wsCommand<{ is_admin: boolean }>({ type: "auth/current_user" });
     expect(user.is_admin).toBe(true);
@@ -79,6 +94,25 @@ describe("the real Home Assistant harness", () => {
     expect((await ha.getState("input_boolean.flag"))?.state).toBe("off");
   });
 
+  // What the bridge's tests read to tell what reached automations: data the bridge may send, with
+  // characters a shell or a template would mangle, a repeat, and more than one poll's worth.
+  const logged = [
+    { event_id: "e-1", type: "cheer_sent", child_name: 'Léa "la grande" d\'Inès', cheer: "bravo" },
+    { event_id: "e-2", note: "$HOME `id` \\ %s {{ 1 }} <b>&amp;</b>", nested: { list: [1, null, true] } },
+    { event_id: "e-1", type: "cheer_sent", child_name: 'Léa "la grande" d\'Inès', cheer: "bravo" },
+    ...Array.from({ length: 30 }, (_, i) => ({ event_id: `burst-${i}`, n: i, age_seconds: i / 2 })),
+  ];
+
+  it("logs each reward_facts_event an automation saw, in order, repeats and data included", async () => {
+    for (const data of logged) await ha.fireEvent("reward_facts_event", data);
+    await ha.waitFor(async () => (await loggedEvents(ha)).length >= logged.length, {
+      description: `${logged.length} logged events`,
+    });
+    expect(await loggedEvents(ha)).toEqual(logged);
+    expect(await loggedEventIds(ha)).toEqual(logged.map((data) => data.event_id));
+    await ha.callService("input_boolean", "turn_off", { entity_id: "input_boolean.flag" });
+  });
+
   it("restarts for real: same token, REST states forgotten, recorders listening again", async () => {
     const recorder = await ha.subscribeEvents("harness_after_restart");
     try {
@@ -94,6 +128,13 @@ describe("the real Home Assistant harness", () => {
       await ha.fireEvent("harness_after_restart", { after: true });
       await ha.waitFor(() => recorder.events.length > 0, { description: "an event after the restart" });
       expect(recorder.events[0]?.data).toEqual({ after: true });
+
+      // The event log goes on where it was.
+      await ha.fireEvent("reward_facts_event", { event_id: "after-restart" });
+      await ha.waitFor(async () => (await loggedEvents(ha)).length > logged.length, {
+        description: "the event log after a restart",
+      });
+      expect(await loggedEvents(ha)).toEqual([...logged, { event_id: "after-restart" }]);
     } finally {
       await recorder.close();
     }

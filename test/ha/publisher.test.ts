@@ -7,12 +7,16 @@ import { BridgeProcess } from "../support/bridge-process.js";
 import { eventLogConfig, loggedEventIds as readEventLog } from "../support/ha-event-log.js";
 import {
   type EventRecorder,
+  HOME_ASSISTANT_SETUP_TIMEOUT_MS,
   type HomeAssistantInstance,
   startHomeAssistant,
 } from "../support/home-assistant.js";
+import { testedHomeAssistantVersion } from "../support/tested-version.js";
 
 // Bridge + simulator + a real Home Assistant. Real time throughout: Home Assistant's clock
 // cannot be faked, so intervals are the shortest a user may set (events 10 s, today 15 s).
+
+const version = testedHomeAssistantVersion();
 
 const automations = `${eventLogConfig.automations}
 - id: at_session_end
@@ -48,7 +52,7 @@ const loggedEventIds = () => readEventLog(ha);
 
 beforeAll(async () => {
   [ha, sim] = await Promise.all([
-    startHomeAssistant({ automations, extraConfig }),
+    startHomeAssistant({ automations, extraConfig, version }),
     // No planned activity: a planned evening session would own session_ends_at whatever the hour
     // the suite runs at; every fact here is one a test adds.
     ApiSimulator.start({ activity: false }),
@@ -78,7 +82,7 @@ beforeAll(async () => {
   await ha.waitFor(async () => (await ha.getState("sensor.reward_facts_status"))?.state === "ok", {
     timeoutMs: 60_000,
   });
-}, 300_000);
+}, HOME_ASSISTANT_SETUP_TIMEOUT_MS);
 
 afterAll(async () => {
   await bridge?.stop();
@@ -87,7 +91,7 @@ afterAll(async () => {
   await sim?.stop();
 });
 
-describe("the bridge in a real Home Assistant", () => {
+describe(`the bridge in a real Home Assistant ${version}`, () => {
   it("publishes every entity of the contract, with its attributes", async () => {
     const lea = sim.children.ordinary;
     for (const entityId of entitiesOf("lea")) {

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { closeSync, openSync } from "node:fs";
-import { dieWithParent } from "./die-with-parent.js";
+import { launchLine } from "./run-command.js";
 
 /** Process groups of every hass still running, for the last-resort kill at exit. */
 const liveGroups = new Set<number>();
@@ -25,13 +25,17 @@ function killGroup(group: number, signal: NodeJS.Signals): void {
 }
 
 export interface HassLaunch {
-  /** Runs the launcher that makes hass die with this process (see die-with-parent.ts). */
-  python: string;
+  /** A host Python that makes hass die with this process (die-with-parent.ts) and enters its root. */
+  launcher: string;
+  /** Host path of the root hass runs in (enter-root.ts); undefined to run it on this machine. */
+  root: string | undefined;
+  /** The paths below as hass sees them: inside the root if there is one. */
   hassBin: string;
+  /** Also hass's working directory, so that relative paths in its configuration land there. */
   configDir: string;
   /** HA's own log file (`--log-file`). */
   logPath: string;
-  /** Where stdout and stderr go: crashes before logging is set up only show there. */
+  /** Host path where stdout and stderr go: crashes before logging is set up only show there. */
   consolePath: string;
 }
 
@@ -65,12 +69,17 @@ export class HassProcess {
     let child: ChildProcess;
     try {
       const hassArgs = ["-c", launch.configDir, "--skip-pip", "--log-file", launch.logPath, "--log-no-color"];
-      const command = dieWithParent(launch.python, launch.hassBin, hassArgs);
+      const command = launchLine(launch.hassBin, hassArgs, {
+        launcher: launch.launcher,
+        root: launch.root,
+        cwd: launch.configDir,
+      });
       // detached: a new session and process group, so one signal reaches hass and all its children.
       child = spawn(command.command, command.args, {
         detached: true,
         stdio: ["ignore", output, output],
         env: hassEnv(),
+        cwd: launch.root ? undefined : launch.configDir,
       });
     } finally {
       closeSync(output);

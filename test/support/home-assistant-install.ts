@@ -1,239 +1,240 @@
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
-import { homedir } from "node:os";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
+import { buildDebianRoot, type InstallStep, unmountBelow } from "./debian-root.js";
 import { acquireFileLock } from "./file-lock.js";
+import {
+  CURRENT_HOME_ASSISTANT_VERSION,
+  type HomeAssistantVersion,
+  type InstallRecipe,
+  installRecipe,
+} from "./home-assistant-versions.js";
+import { checkedPythonVersion, installWheel } from "./home-assistant-wheel.js";
+import type { HostPython } from "./host-python.js";
+import { choosePythonRuntime, type PythonRuntime, runtimeKey } from "./python-runtime.js";
 import { runCommand, tailLines } from "./run-command.js";
 
-/** 2024.3.3 is the last release that runs on Python 3.11 (2024.4 needs 3.12). */
-export const HOME_ASSISTANT_VERSION = "2024.3.3";
-
-/*
- * What `hass --skip-pip` needs to start with our configuration; versions as in the wheel's
- * constraints. The frontend is a critical integration in 2024.3: when it or one of its dependencies
- * cannot be imported, HA falls into recovery mode and the API is not served as configured.
- * - home-assistant-frontend: frontend. janus: file_upload (a frontend dependency).
- * - SQLAlchemy, fnv-hash-fast: analytics (an onboarding dependency) imports the recorder.
- * - Pillow: image_upload; securetar: backup; psutil-home-assistant: hardware (default integrations).
- * - pyotp, PyQRCode: the auth multi-factor modules.
- * - jsonpath, xmltodict: rest (the RESTful sensors the benchmark runs beside the bridge), at the
- *   versions of its manifest.
- */
-const extraRequirements = [
-  "home-assistant-frontend==20240307.0",
-  "janus==1.0.0",
-  "SQLAlchemy==2.0.27",
-  "fnv-hash-fast==0.5.0",
-  "Pillow==10.2.0",
-  "securetar==2024.2.1",
-  "psutil-home-assistant==0.0.1",
-  "pyotp==2.8.0",
-  "PyQRCode==1.2.1",
-  "jsonpath==0.82.2",
-  "xmltodict==0.13.0",
-];
-
-/*
- * Pins the wheel's constraints lack, for packages whose later releases break 2024.3.3. josepy 2
- * dropped ComparableX509, which acme uses; hass-nabucasa imports acme, and the http integration
- * imports hass-nabucasa while handling every request, so each one would answer 500.
- */
-const extraConstraints = ["josepy==1.14.0"];
-
-/** The integrations a test configuration loads (defaults and their dependencies included). */
-const importCheck = [
-  "import importlib, hass_nabucasa, pyotp, pyqrcode",
-  "for name in ['frontend', 'onboarding', 'analytics', 'file_upload', 'recorder', 'http', 'api',",
-  "             'websocket_api', 'automation', 'input_boolean', 'backup', 'hardware', 'image_upload',",
-  "             'rest', 'rest.sensor', 'notify', 'file.notify']:",
-  "    importlib.import_module('homeassistant.components.' + name)",
-].join("\n");
-
-const installTimeoutMs = 10 * 60_000;
+const installTimeoutMs = 15 * 60_000;
 /** Another worker may be in the middle of a first install: wait for it rather than fail. */
 const lockTimeoutMs = installTimeoutMs + 5 * 60_000;
 
 export interface HomeAssistantInstall {
-  /** The `hass` entry point inside the cached virtualenv. */
+  version: HomeAssistantVersion;
+  /** The `hass` entry point, as Home Assistant's side sees it (inside the root if there is one). */
   hassBin: string;
-  /** The virtualenv's Python. */
-  python: string;
+  /** A Python on this machine that launches hass (die-with-parent.ts, enter-root.ts). */
+  launcher: string;
+  /** Host path of the Debian root Home Assistant runs in; undefined when it runs on this machine. */
+  root: string | undefined;
+  /** Host folder for config dirs: inside the root when there is one, the only files HA sees. */
+  configParent: string;
 }
 
 interface Marker {
   version: string;
   requirements: string[];
   constraints: string[];
+  runtime: string;
   python: string;
 }
 
-let pending: Promise<HomeAssistantInstall> | undefined;
+const pending = new Map<HomeAssistantVersion, Promise<HomeAssistantInstall>>();
 
 /**
- * Installs Home Assistant into a virtualenv in a per-user cache, once per machine, and returns
- * where it is. Safe to call from several processes at once. Rejects with a message a person can
- * act on when the machine cannot run it, so a suite depending on it fails instead of skipping.
+ * Installs a Home Assistant release into a per-user cache, once per machine, and says where it
+ * is. Safe to call from several processes at once. Rejects with a message a person can act on
+ * when the machine cannot run it, so a suite depending on it fails instead of skipping.
  */
-export function ensureHomeAssistant(): Promise<HomeAssistantInstall> {
-  pending ??= install().catch((error: unknown) => {
-    pending = undefined;
-    throw error;
-  });
-  return pending;
+export function ensureHomeAssistant(
+  version: HomeAssistantVersion = CURRENT_HOME_ASSISTANT_VERSION,
+): Promise<HomeAssistantInstall> {
+  let install = pending.get(version);
+  if (!install) {
+    install = installOnce(installRecipe(version)).catch((error: unknown) => {
+      pending.delete(version);
+      throw error;
+    });
+    pending.set(version, install);
+  }
+  return install;
+}
+
+/** `$REWARD_FACTS_HA_CACHE`, else the XDG cache: outside the repo, so clones and CI caches share it. */
+export function homeAssistantCacheRoot(): string {
+  return (
+    process.env.REWARD_FACTS_HA_CACHE ||
+    join(process.env.XDG_CACHE_HOME || join(homedir(), ".cache"), "reward-facts-bridge")
+  );
 }
 
 /**
- * `$REWARD_FACTS_HA_CACHE`, else the XDG cache: outside the repo, so clones and CI caches share it.
- * One folder per set of pins: checkouts with different pins (an older clone beside a newer one) each
- * keep their own install instead of removing each other's venv under a running Home Assistant.
+ * One folder per release and set of pins (the runtime included): checkouts with different pins
+ * (an older clone beside a newer one) each keep their own install instead of removing each
+ * other's under a running Home Assistant.
  */
-export function homeAssistantCacheDir(): string {
-  const root =
-    process.env.REWARD_FACTS_HA_CACHE ||
-    join(process.env.XDG_CACHE_HOME || join(homedir(), ".cache"), "reward-facts-bridge");
+function cacheDir(recipe: InstallRecipe, runtime: PythonRuntime): string {
   const pins = createHash("sha256")
-    .update(JSON.stringify([requirements(), extraConstraints]))
+    .update(JSON.stringify([requirements(recipe), recipe.constraints, runtimeKey(runtime)]))
     .digest("hex")
     .slice(0, 8);
-  return join(root, `homeassistant-${HOME_ASSISTANT_VERSION}-${pins}`);
+  return join(homeAssistantCacheRoot(), `homeassistant-${recipe.version}-${pins}`);
 }
 
-function requirements(): string[] {
-  return [`homeassistant==${HOME_ASSISTANT_VERSION}`, ...extraRequirements];
+function requirements(recipe: InstallRecipe): string[] {
+  return [`homeassistant==${recipe.version}`, ...recipe.requirements];
 }
 
-async function install(): Promise<HomeAssistantInstall> {
-  const dir = homeAssistantCacheDir();
-  const paths = {
-    venv: join(dir, "venv"),
-    hassBin: join(dir, "venv", "bin", "hass"),
-    python: join(dir, "venv", "bin", "python"),
+type Layout = ReturnType<typeof layout>;
+
+/** Where things are: paths as Home Assistant's side sees them; `host()` maps them to this process's view. */
+function layout(recipe: InstallRecipe, runtime: PythonRuntime) {
+  const dir = cacheDir(recipe, runtime);
+  const root = runtime.kind === "debian-root" ? join(dir, "root") : undefined;
+  // In a root, the venv lives inside it: its scripts name their interpreter by its path in there.
+  const home = root ? "/opt/homeassistant" : dir;
+  const host = (path: string) => (root ? join(root, path) : path);
+  return {
+    dir,
+    root,
+    host,
     marker: join(dir, "installed.json"),
     log: join(dir, "install.log"),
-    downloads: join(dir, "downloads"),
-    constraints: join(dir, "constraints.txt"),
+    lock: join(dir, "install.lock"),
+    venv: join(home, "venv"),
+    python: join(home, "venv", "bin", "python"),
+    hassBin: join(home, "venv", "bin", "hass"),
+    downloads: join(home, "downloads"),
+    constraints: join(home, "constraints.txt"),
+    configParent: root ? join(root, "srv", "reward-facts-ha") : tmpdir(),
   };
-  const result = { hassBin: paths.hassBin, python: paths.python };
-  if (await isComplete(paths.marker, paths.hassBin)) return result;
+}
 
-  const python = await findPython311();
-  await mkdir(dir, { recursive: true });
-  const lock = await acquireFileLock(join(dir, "install.lock"), {
-    python: python.path,
+async function installOnce(recipe: InstallRecipe): Promise<HomeAssistantInstall> {
+  const runtime = await choosePythonRuntime(recipe);
+  const paths = layout(recipe, runtime);
+  const launcher = runtime.kind === "debian-root" ? runtime.launcher : runtime.python;
+  const result: HomeAssistantInstall = {
+    version: recipe.version,
+    hassBin: paths.hassBin,
+    launcher: launcher.path,
+    root: paths.root,
+    configParent: paths.configParent,
+  };
+  const ready = async () => {
+    await mkdir(paths.configParent, { recursive: true });
+    return result;
+  };
+  if (await isComplete(paths.marker, paths.host(paths.hassBin), recipe, runtime)) return ready();
+
+  await mkdir(paths.dir, { recursive: true });
+  const lock = await acquireFileLock(paths.lock, {
+    python: launcher.path,
     timeoutMs: lockTimeoutMs,
-    onWait: () => log(`waiting for another process installing Home Assistant into ${dir}`),
+    onWait: () => log(`waiting for another process installing Home Assistant into ${paths.dir}`),
   });
   try {
     // The lock holder before us may have finished the job.
-    if (await isComplete(paths.marker, paths.hassBin)) return result;
-    log(`installing Home Assistant ${HOME_ASSISTANT_VERSION} into ${dir}, first run only (about a minute)`);
+    if (await isComplete(paths.marker, paths.host(paths.hassBin), recipe, runtime)) return ready();
     const started = Date.now();
-    const deadline = started + installTimeoutMs;
-    // No marker means nothing here can be trusted: a killed install leaves a half-built venv.
-    await rm(paths.marker, { force: true });
-    await rm(paths.venv, { recursive: true, force: true });
-    await rm(paths.downloads, { recursive: true, force: true });
-    await writeFile(
-      paths.log,
-      `install of ${requirements().join(" ")} with ${python.path} (${python.version})\n`,
-    );
-
-    const step = async (what: string, command: string, args: string[], hint = "") => {
-      const remaining = deadline - Date.now();
-      if (remaining <= 0) throw installError(`${what}: out of time`, paths.log, "");
-      // A pip left running by a killed worker would write into the venv the next install rebuilds.
-      const run = await runCommand(command, args, {
-        timeoutMs: remaining,
-        logFile: paths.log,
-        env: pipEnv(),
-        launcher: python.path,
-      });
-      if (run.code !== 0)
-        throw installError(`${what} failed (exit ${run.code ?? run.signal})${hint}`, paths.log, run.output);
-      return run.output;
-    };
-
-    await step(
-      "creating the virtualenv",
-      python.path,
-      ["-m", "venv", paths.venv],
-      "; on Debian/Ubuntu install python3.11-venv",
-    );
-    // The wheel ships the constraints HA itself is tested with: pinning every transitive dependency
-    // to them keeps this install from drifting as PyPI moves on.
-    await step("downloading the Home Assistant wheel", paths.python, [
-      "-m",
-      "pip",
-      "download",
-      "--no-deps",
-      "--only-binary",
-      ":all:",
-      "--dest",
-      paths.downloads,
-      `homeassistant==${HOME_ASSISTANT_VERSION}`,
-    ]);
-    const wheel = (await readdir(paths.downloads)).find(
-      (name) => name.startsWith(`homeassistant-${HOME_ASSISTANT_VERSION}-`) && name.endsWith(".whl"),
-    );
-    if (!wheel) throw installError("pip download produced no homeassistant wheel", paths.log, "");
-    const wheelPath = join(paths.downloads, wheel);
-    const constraints = await step("reading package_constraints.txt from the wheel", paths.python, [
-      "-c",
-      "import sys, zipfile; sys.stdout.write(zipfile.ZipFile(sys.argv[1]).read('homeassistant/package_constraints.txt').decode())",
-      wheelPath,
-    ]);
-    await writeFile(
-      paths.constraints,
-      `${constraints.trimEnd()}\n\n# Added by the test harness (home-assistant-install.ts)\n${extraConstraints.join("\n")}\n`,
-    );
-    await step("pip install", paths.python, [
-      "-m",
-      "pip",
-      "install",
-      "--constraint",
-      paths.constraints,
-      wheelPath,
-      ...extraRequirements,
-    ]);
-    const version = (await step("checking hass", paths.hassBin, ["--version"])).trim();
-    if (version !== HOME_ASSISTANT_VERSION) {
-      throw installError(
-        `hass --version says ${JSON.stringify(version)}, not ${HOME_ASSISTANT_VERSION}`,
-        paths.log,
-        "",
-      );
-    }
-
-    // Transitive dependencies can drift past what the constraints pin; an import failing here
-    // would otherwise show up later as a Home Assistant in recovery mode.
-    await step("importing the integrations the tests load", paths.python, ["-c", importCheck]);
-
-    const marker: Marker = {
-      version: HOME_ASSISTANT_VERSION,
-      requirements: requirements(),
-      constraints: extraConstraints,
-      python: python.version,
-    };
-    // Written last: its presence is the only proof that everything above succeeded.
-    await writeFile(paths.marker, `${JSON.stringify(marker, null, 2)}\n`);
     log(
-      `installed Home Assistant ${HOME_ASSISTANT_VERSION} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+      `installing Home Assistant ${recipe.version} into ${paths.dir} with ${describeRuntime(runtime)}, ` +
+        "first run only (a few minutes)",
     );
-    return result;
+    await install(recipe, runtime, paths, launcher.path).catch((error: unknown) => {
+      if (error instanceof InstallError) throw error;
+      throw installError(recipe, error instanceof Error ? error.message : String(error), paths.log, "");
+    });
+    log(`installed Home Assistant ${recipe.version} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    return ready();
   } finally {
     await lock.release();
   }
 }
 
-async function isComplete(markerPath: string, hassBin: string): Promise<boolean> {
+/** The install itself, under the lock; the marker, written last, is the proof it all succeeded. */
+async function install(
+  recipe: InstallRecipe,
+  runtime: PythonRuntime,
+  paths: Layout,
+  launcher: string,
+): Promise<void> {
+  // No marker means nothing here can be trusted: a killed install leaves a half-built venv or root.
+  await rm(paths.marker, { force: true });
+  if (paths.root) {
+    await unmountBelow(paths.root);
+    await rm(paths.root, { recursive: true, force: true });
+  } else {
+    await rm(paths.venv, { recursive: true, force: true });
+    await rm(paths.downloads, { recursive: true, force: true });
+  }
+  await writeFile(
+    paths.log,
+    `install of ${requirements(recipe).join(" ")} with ${describeRuntime(runtime)}\n`,
+  );
+
+  const deadline = Date.now() + installTimeoutMs;
+  const step: InstallStep = async (what, command, args, options = {}) => {
+    const remaining = deadline - Date.now();
+    if (remaining <= 0) throw installError(recipe, `${what}: out of time`, paths.log, "");
+    // Launched so that it dies with us: a pip left running by a killed worker would write into
+    // the venv that the next install rebuilds.
+    const run = await runCommand(command, args, {
+      timeoutMs: remaining,
+      logFile: paths.log,
+      env: installEnv(),
+      launcher,
+      root: options.root,
+    });
+    if (run.code !== 0) {
+      const failed = `${what} failed (exit ${run.code ?? run.signal})${options.hint ?? ""}`;
+      throw installError(recipe, failed, paths.log, run.output);
+    }
+    return run.output;
+  };
+  // Steps on Home Assistant's side: inside the root when there is one.
+  const inside: InstallStep = (what, command, args, options = {}) =>
+    step(what, command, args, { ...options, root: paths.root });
+
+  let python: HostPython;
+  if (runtime.kind === "debian-root" && paths.root) {
+    await buildDebianRoot(paths.root, runtime.spec, runtime.mirror, step);
+    python = {
+      path: runtime.spec.python,
+      version: await checkedPythonVersion(recipe, runtime.spec.python, inside),
+    };
+  } else if (runtime.kind === "host") {
+    python = runtime.python;
+  } else {
+    throw new Error("a Debian root runtime without a root folder");
+  }
+  await installWheel(recipe, python.path, paths, inside);
+
+  const marker: Marker = {
+    version: recipe.version,
+    requirements: requirements(recipe),
+    constraints: [...recipe.constraints],
+    runtime: runtimeKey(runtime),
+    python: python.version,
+  };
+  await writeFile(paths.marker, `${JSON.stringify(marker, null, 2)}\n`);
+}
+
+async function isComplete(
+  markerPath: string,
+  hassBin: string,
+  recipe: InstallRecipe,
+  runtime: PythonRuntime,
+): Promise<boolean> {
   try {
     const marker = JSON.parse(await readFile(markerPath, "utf8")) as Partial<Marker>;
-    // Changed pins mean a different install, even under the same version folder.
+    // Changed pins mean a different install, even under the same folder.
     return (
-      marker.version === HOME_ASSISTANT_VERSION &&
-      JSON.stringify(marker.requirements) === JSON.stringify(requirements()) &&
-      JSON.stringify(marker.constraints) === JSON.stringify(extraConstraints) &&
+      marker.version === recipe.version &&
+      JSON.stringify(marker.requirements) === JSON.stringify(requirements(recipe)) &&
+      JSON.stringify(marker.constraints) === JSON.stringify(recipe.constraints) &&
+      marker.runtime === runtimeKey(runtime) &&
       existsSync(hassBin)
     );
   } catch {
@@ -241,40 +242,26 @@ async function isComplete(markerPath: string, hassBin: string): Promise<boolean>
   }
 }
 
-/**
- * `$REWARD_FACTS_HA_PYTHON`, `python3.11` or `python3`, whichever is a Python 3.11. Resolved to the
- * interpreter itself: a version-manager shim (pyenv) would sit between us and the child we launch.
- */
-async function findPython311(): Promise<{ path: string; version: string }> {
-  const override = process.env.REWARD_FACTS_HA_PYTHON;
-  const candidates = override ? [override] : ["python3.11", "python3"];
-  const probe = "import sys; print('.'.join(map(str, sys.version_info[:3])), sys.executable, sep='\\n')";
-  const seen: string[] = [];
-  for (const candidate of candidates) {
-    try {
-      const run = await runCommand(candidate, ["-c", probe], { timeoutMs: 30_000 });
-      const [version = "", executable = ""] = run.output.trim().split("\n");
-      if (run.code === 0 && version.startsWith("3.11.") && executable) return { path: executable, version };
-      seen.push(`${candidate}: ${run.code === 0 ? version : tailLines(run.output, 1) || `exit ${run.code}`}`);
-    } catch (error) {
-      seen.push(`${candidate}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-    }
-  }
-  throw new Error(
-    `Home Assistant ${HOME_ASSISTANT_VERSION} needs Python 3.11 to run the integration tests, and none was found ` +
-      `(${seen.join("; ")}). Install python3.11 (with its venv module), or point REWARD_FACTS_HA_PYTHON at one.`,
-  );
+function describeRuntime(runtime: PythonRuntime): string {
+  return runtime.kind === "host"
+    ? `Python ${runtime.python.version} (${runtime.python.path})`
+    : `a Debian ${runtime.spec.suite} root (${runtime.spec.packages.join(", ")})`;
 }
 
-function pipEnv(): NodeJS.ProcessEnv {
+function installEnv(): NodeJS.ProcessEnv {
   // A PYTHONPATH or an active virtualenv from the caller's shell would leak into the cached venv.
   const { PYTHONPATH: _path, VIRTUAL_ENV: _venv, PYTHONHOME: _home, ...env } = process.env;
-  return { ...env, PIP_NO_INPUT: "1", PIP_DISABLE_PIP_VERSION_CHECK: "1" };
+  return { ...env, PIP_NO_INPUT: "1", PIP_DISABLE_PIP_VERSION_CHECK: "1", DEBIAN_FRONTEND: "noninteractive" };
 }
 
-function installError(what: string, logPath: string, output: string): Error {
+/** A failed install, said once with the release, the log to read and the failing step's last words. */
+class InstallError extends Error {
+  override name = "InstallError";
+}
+
+function installError(recipe: InstallRecipe, what: string, logPath: string, output: string): InstallError {
   const tail = output ? `\n${tailLines(output, 25)}` : "";
-  return new Error(`Home Assistant ${HOME_ASSISTANT_VERSION} install: ${what} (full log: ${logPath})${tail}`);
+  return new InstallError(`Home Assistant ${recipe.version} install: ${what} (full log: ${logPath})${tail}`);
 }
 
 function log(message: string): void {

@@ -1,13 +1,15 @@
 import { readFile, rm } from "node:fs/promises";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Agent, type Dispatcher, request } from "undici";
 import { type EventRecorder, RecordingSubscription } from "./event-recorder.js";
+import { RunLogs } from "./ha-run-logs.js";
 import { HaSocket } from "./ha-websocket.js";
 import { type HassExit, HassProcess } from "./hass-process.js";
 import { onboardAndGetToken } from "./home-assistant-auth.js";
-import { HOME_ASSISTANT_VERSION, type HomeAssistantInstall } from "./home-assistant-install.js";
+import type { HomeAssistantInstall } from "./home-assistant-install.js";
 import type { HaState, HomeAssistantInstance } from "./home-assistant-types.js";
+import type { HomeAssistantVersion } from "./home-assistant-versions.js";
 import { tailLines } from "./run-command.js";
 import { type WaitCheck, type WaitForOptions, waitFor } from "./wait-for.js";
 
@@ -26,10 +28,12 @@ const fatalLogLines = [
 
 /** One Home Assistant on one config dir and port, across restarts. */
 export class HomeAssistant implements HomeAssistantInstance {
+  readonly version: HomeAssistantVersion;
   readonly url: string;
   readonly wsUrl: string;
   readonly logPath: string;
   readonly #consolePath: string;
+  readonly #runLogs: RunLogs;
   readonly #recorders = new Set<RecordingSubscription>();
   #agent = newAgent();
   #process: HassProcess | undefined;
@@ -43,10 +47,12 @@ export class HomeAssistant implements HomeAssistantInstance {
     readonly configDir: string,
     readonly port: number,
   ) {
+    this.version = install.version;
     this.url = `http://127.0.0.1:${port}`;
     this.wsUrl = `ws://127.0.0.1:${port}/api/websocket`;
     this.logPath = join(configDir, "ha.log");
     this.#consolePath = join(configDir, "hass-console.log");
+    this.#runLogs = new RunLogs(this.logPath);
   }
 
   get token(): string {
@@ -56,7 +62,7 @@ export class HomeAssistant implements HomeAssistantInstance {
 
   async boot(): Promise<void> {
     const started = Date.now();
-    log(`starting Home Assistant ${HOME_ASSISTANT_VERSION} on ${this.url} (config ${this.configDir})`);
+    log(`starting Home Assistant ${this.version} on ${this.url} (config ${this.configDir})`);
     this.#spawn();
     await this.#waitWhileAlive("the HTTP server (GET /api/onboarding 200)", async () => {
       const response = await request(`${this.url}/api/onboarding`, { dispatcher: this.#agent });
@@ -66,7 +72,10 @@ export class HomeAssistant implements HomeAssistantInstance {
     });
     this.#token = await onboardAndGetToken(this.url, this.#agent);
     await this.#waitUntilRunning();
-    log(`Home Assistant RUNNING after ${seconds(started)}`);
+    const config = await this.api<{ version?: string }>("GET", "/api/config");
+    if (config.body.version !== this.version)
+      throw await this.#startError(`Home Assistant says it is ${config.body.version}, not ${this.version}`);
+    log(`Home Assistant ${this.version} RUNNING after ${seconds(started)}`);
   }
 
   isRunning(): boolean {
@@ -178,12 +187,21 @@ export class HomeAssistant implements HomeAssistantInstance {
     return waitFor(check, options);
   }
 
+  readLog(): Promise<string> {
+    return this.#runLogs.readAll();
+  }
+
   #spawn(): void {
+    this.#runLogs.archivePrevious();
+    const { root } = this.install;
+    // Home Assistant in a root sees the config dir at its path inside that root.
+    const seen = (path: string) => (root ? `/${relative(root, path)}` : path);
     this.#process = HassProcess.start({
-      python: this.install.python,
+      launcher: this.install.launcher,
+      root,
       hassBin: this.install.hassBin,
-      configDir: this.configDir,
-      logPath: this.logPath,
+      configDir: seen(this.configDir),
+      logPath: seen(this.logPath),
       consolePath: this.#consolePath,
     });
   }

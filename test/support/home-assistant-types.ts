@@ -1,10 +1,16 @@
 import type { Dispatcher } from "undici";
 import type { EventRecorder } from "./event-recorder.js";
 import type { HaSocket } from "./ha-websocket.js";
+import type { HomeAssistantVersion } from "./home-assistant-versions.js";
 import type { WaitCheck, WaitForOptions } from "./wait-for.js";
 
 export interface StartHomeAssistantOptions {
-  /** YAML text of automations.yaml (old `trigger:`/`platform:`/`service:` syntax). */
+  /** The release to run; the current one (CURRENT_HOME_ASSISTANT_VERSION) by default. */
+  version?: HomeAssistantVersion;
+  /**
+   * YAML text of automations.yaml. In the old `trigger:`/`platform:`/`service:` syntax if it must
+   * load on 2024.3 as well (the plural keys need 2024.10); 2026.11 still reads the old one.
+   */
   automations?: string;
   /** YAML appended to configuration.yaml. */
   extraConfig?: string;
@@ -23,6 +29,8 @@ export interface HaState {
 }
 
 export interface HomeAssistantInstance {
+  /** The release running, as its /api/config says. */
+  readonly version: HomeAssistantVersion;
   /** `http://127.0.0.1:<port>`, no trailing slash. */
   readonly url: string;
   /** `ws://127.0.0.1:<port>/api/websocket`. */
@@ -30,9 +38,12 @@ export interface HomeAssistantInstance {
   /** A long-lived access token of the owner (an admin); stays valid across `restart()`. */
   readonly token: string;
   readonly port: number;
+  /** Host path of its config dir (which Home Assistant may see at another path, inside its root). */
   readonly configDir: string;
-  /** HA's own log file. */
+  /** HA's own log file, of the current run (HA starts a new one at every start). */
   readonly logPath: string;
+  /** Everything HA logged since it was started, its restarts included, oldest first. */
+  readLog(): Promise<string>;
   isRunning(): boolean;
   /** Stops HA for good (SIGTERM, SIGKILL after 30 s) and removes the config dir unless KEEP_HA_DIR is set. */
   stop(): Promise<void>;

@@ -1,6 +1,5 @@
 import { mkdtemp } from "node:fs/promises";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { writeHomeAssistantConfig } from "./home-assistant-config.js";
 import { ensureHomeAssistant } from "./home-assistant-install.js";
@@ -9,26 +8,32 @@ import type { HomeAssistantInstance, StartHomeAssistantOptions } from "./home-as
 
 /*
  * The public surface of the real-Home-Assistant harness: tests import from here only.
- * Environment: REWARD_FACTS_HA_CACHE (where HA is installed, default ~/.cache/reward-facts-bridge),
- * REWARD_FACTS_HA_PYTHON (a Python 3.11 to use), KEEP_HA_DIR (keep config dirs and logs after stop).
+ * test/support/README.md tells the versions, the cache and the environment variables.
  */
 export type { EventRecorder } from "./event-recorder.js";
 export { type HaEvent, HaSocket } from "./ha-websocket.js";
-export { ensureHomeAssistant, HOME_ASSISTANT_VERSION } from "./home-assistant-install.js";
+export { ensureHomeAssistant } from "./home-assistant-install.js";
 export type { HaState, HomeAssistantInstance, StartHomeAssistantOptions } from "./home-assistant-types.js";
+export {
+  CURRENT_HOME_ASSISTANT_VERSION,
+  HOME_ASSISTANT_VERSIONS,
+  type HomeAssistantVersion,
+  OLDEST_HOME_ASSISTANT_VERSION,
+} from "./home-assistant-versions.js";
 export { type WaitCheck, type WaitForOptions, waitFor } from "./wait-for.js";
 
 /**
- * Starts a real Home Assistant on a free loopback port with a fresh config dir, onboards it and
- * waits until it is RUNNING. Installs it first if this machine has not yet (several minutes at
- * most: give the calling hook a long timeout).
+ * Starts a real Home Assistant (the current release unless `version` says otherwise) on a free
+ * loopback port with a fresh config dir, onboards it and waits until it is RUNNING. Installs it
+ * first if this machine has not yet (several minutes: give the calling hook
+ * HOME_ASSISTANT_SETUP_TIMEOUT_MS).
  */
 export async function startHomeAssistant(
   options: StartHomeAssistantOptions = {},
 ): Promise<HomeAssistantInstance> {
-  const install = await ensureHomeAssistant();
+  const install = await ensureHomeAssistant(options.version);
   for (let attempt = 1; ; attempt++) {
-    const configDir = await mkdtemp(join(tmpdir(), "reward-facts-ha-"));
+    const configDir = await mkdtemp(join(install.configParent, "reward-facts-ha-"));
     const port = await freeLoopbackPort();
     await writeHomeAssistantConfig(configDir, {
       port,
@@ -48,6 +53,12 @@ export async function startHomeAssistant(
     }
   }
 }
+
+/**
+ * For the `beforeAll` that starts Home Assistant: a first run installs each release (a few minutes
+ * each, longer when both install at once on two cores), and a worker waits for another's install.
+ */
+export const HOME_ASSISTANT_SETUP_TIMEOUT_MS = 20 * 60_000;
 
 /** Asks the kernel for a free port. Another process could take it before HA binds: rare on loopback. */
 function freeLoopbackPort(): Promise<number> {

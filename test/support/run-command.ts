@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { appendFile } from "node:fs/promises";
 import { dieWithParent } from "./die-with-parent.js";
+import { enterRoot } from "./enter-root.js";
 
 export interface RunResult {
   code: number | null;
@@ -13,8 +14,27 @@ export interface RunOptions {
   /** Output (stdout and stderr, interleaved) is appended here as well, for a post-mortem. */
   logFile?: string;
   env?: NodeJS.ProcessEnv;
-  /** A Python that can launch the command so that it dies with this process (die-with-parent.ts). */
+  /** A host Python that launches the command so that it dies with this process (die-with-parent.ts). */
   launcher?: string;
+  /** Runs the command inside this root (host path; enter-root.ts); needs `launcher`. */
+  root?: string | undefined;
+  /** The working directory, as the command sees it (inside the root if there is one). */
+  cwd?: string | undefined;
+}
+
+/** The command line that runs `command` as `options` ask: inside a root, dying with this process. */
+export function launchLine(
+  command: string,
+  args: readonly string[],
+  options: Pick<RunOptions, "launcher" | "root" | "cwd">,
+): { command: string; args: string[] } {
+  let line = { command, args: [...args] };
+  if (options.root) {
+    if (!options.launcher)
+      throw new Error(`running ${command} inside ${options.root} needs a launcher Python`);
+    line = enterRoot(options.launcher, options.root, options.cwd ?? "/", line.command, line.args);
+  }
+  return options.launcher ? dieWithParent(options.launcher, line.command, line.args) : line;
 }
 
 /**
@@ -27,10 +47,12 @@ export function runCommand(
   options: RunOptions,
 ): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const launched = options.launcher ? dieWithParent(options.launcher, command, args) : { command, args };
+    const launched = launchLine(command, args, options);
     const child = spawn(launched.command, launched.args, {
       stdio: ["ignore", "pipe", "pipe"],
       env: options.env ?? process.env,
+      // Inside a root, the launcher changes directory after entering it.
+      cwd: options.root ? undefined : options.cwd,
     });
     const chunks: Buffer[] = [];
     child.stdout.on("data", (chunk: Buffer) => chunks.push(chunk));

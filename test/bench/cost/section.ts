@@ -1,4 +1,4 @@
-import { HOME_ASSISTANT_VERSION } from "../../support/home-assistant.js";
+import { CURRENT_HOME_ASSISTANT_VERSION } from "../../support/home-assistant.js";
 import { duration, mebibytes, millis, num, percent } from "../format.js";
 import type { ProcSample } from "../real/proc-stats.js";
 import type { Section } from "../report/section.js";
@@ -38,7 +38,7 @@ export function costTable(r: CostResult): Section {
     title: "Cost (real time)",
     setup:
       `The bridge as users start it (\`node --import tsx src/main.ts\`, its own process) against the ` +
-      `simulator in real time and a real Home Assistant ${HOME_ASSISTANT_VERSION} on loopback, ${r.children} children ` +
+      `simulator in real time and a real Home Assistant ${CURRENT_HOME_ASSISTANT_VERSION} on loopback, ${r.children} children ` +
       `(Léa, Noah, Inès), ${r.params.factsPerHour} extra facts an hour per child, ` +
       `${num(minutes, 0)} min sampled every ${r.params.sampleMs / 1000} s from /proc.`,
     tables: [
