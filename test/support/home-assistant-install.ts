@@ -50,19 +50,19 @@ const pending = new Map<HomeAssistantVersion, Promise<HomeAssistantInstall>>();
 export function ensureHomeAssistant(
   version: HomeAssistantVersion = CURRENT_HOME_ASSISTANT_VERSION,
 ): Promise<HomeAssistantInstall> {
-  let install = pending.get(version);
-  if (!install) {
-    install = installOnce(installRecipe(version)).catch((error: unknown) => {
+  let installed = pending.get(version);
+  if (!installed) {
+    installed = installOnce(installRecipe(version)).catch((error: unknown) => {
       pending.delete(version);
       throw error;
     });
-    pending.set(version, install);
+    pending.set(version, installed);
   }
-  return install;
+  return installed;
 }
 
 /** `$REWARD_FACTS_HA_CACHE`, else the XDG cache: outside the repo, so clones and CI caches share it. */
-export function homeAssistantCacheRoot(): string {
+function homeAssistantCacheRoot(): string {
   return (
     process.env.REWARD_FACTS_HA_CACHE ||
     join(process.env.XDG_CACHE_HOME || join(homedir(), ".cache"), "reward-facts-bridge")

@@ -3,7 +3,7 @@ import { duration, num } from "../format.js";
 import type { Section } from "../report/section.js";
 import { type Client, type ClientMetrics, measureClient } from "./measure.js";
 import { type SideBySideParams, sideBySideParams } from "./params.js";
-import { runSideBySide, type SideObservation } from "./run-side.js";
+import { runSideBySide, SIDE_BY_SIDE_HOME_ASSISTANT, type SideObservation } from "./run-side.js";
 
 export async function sideBySideSection(quick: boolean): Promise<Section> {
   const params = sideBySideParams(quick);
@@ -30,7 +30,8 @@ export function sideBySideTable(params: SideBySideParams, observations: readonly
     setup:
       "The bridge and Home Assistant's own `rest` integration configured the way a user would write it " +
       `(per child: the today endpoint every ${restScanSeconds} s into minutes-remaining and points sensors, ` +
-      "the events endpoint without a cursor into a last-event sensor), in the same Home Assistant, both on " +
+      `the events endpoint without a cursor into a last-event sensor), in the same Home Assistant ` +
+      `${SIDE_BY_SIDE_HOME_ASSISTANT}, both on ` +
       "the one household token. An automation per client writes every fact it is triggered with into a file " +
       "notifier: the bridge's on `reward_facts_event`, the user's on a state change of a last-event sensor. " +
       `During the window the simulator records one fact for Léa every ${factEveryMs / 1000} s (an ad-hoc ` +
