@@ -6,6 +6,9 @@ import { ApiSimulator } from "../../src/simulator/index.js";
 import { BridgeProcess } from "../support/bridge-process.js";
 import { eventLogConfig, loggedEventIds } from "../support/ha-event-log.js";
 import { type HomeAssistantInstance, startHomeAssistant } from "../support/home-assistant.js";
+import { testedHomeAssistantVersion } from "../support/tested-version.js";
+
+const version = testedHomeAssistantVersion();
 
 // The two moments of a delivery where a crash used to lose or could repeat a fact, hit on
 // purpose: the bridge pauses there (a test hook, REWARD_FACTS_TEST_PAUSE) and is SIGKILLed.
@@ -20,7 +23,7 @@ const runs: BridgeProcess[] = [];
 
 beforeAll(async () => {
   [ha, sim] = await Promise.all([
-    startHomeAssistant(eventLogConfig),
+    startHomeAssistant({ ...eventLogConfig, version }),
     ApiSimulator.start({ activity: false }),
   ]);
 }, 900_000);
@@ -67,7 +70,7 @@ async function restartUntilLogged(env: Record<string, string>, factId: string) {
   return run;
 }
 
-describe("a kill inside a delivery", () => {
+describe(`a kill inside a delivery, on Home Assistant ${version}`, () => {
   it("between the claim and the send: the fact arrives once after the restart, as news", async () => {
     const { env, childId } = await bridgeEnv("Zoé");
     const events = await ha.subscribeEvents("reward_facts_event");

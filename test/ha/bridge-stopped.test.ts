@@ -6,6 +6,9 @@ import { childEntityId, childEntityKinds, STATUS_ENTITY_ID } from "../../src/ha/
 import { ApiSimulator } from "../../src/simulator/index.js";
 import { BridgeProcess } from "../support/bridge-process.js";
 import { type HomeAssistantInstance, startHomeAssistant } from "../support/home-assistant.js";
+import { testedHomeAssistantVersion } from "../support/tested-version.js";
+
+const version = testedHomeAssistantVersion();
 
 // A bridge stopped by SIGTERM (the Supervisor stopping the add-on, Ctrl-C) leaves nothing in Home
 // Assistant that looks current: the status says `stopped`, every child entity is unavailable with
@@ -15,7 +18,7 @@ let ha: HomeAssistantInstance;
 let sim: ApiSimulator;
 
 beforeAll(async () => {
-  [ha, sim] = await Promise.all([startHomeAssistant(), ApiSimulator.start({ activity: false })]);
+  [ha, sim] = await Promise.all([startHomeAssistant({ version }), ApiSimulator.start({ activity: false })]);
 }, 900_000);
 
 afterAll(async () => {
@@ -23,7 +26,7 @@ afterAll(async () => {
   await sim?.stop();
 });
 
-describe("a bridge stopped with SIGTERM", () => {
+describe(`a bridge stopped with SIGTERM, on Home Assistant ${version}`, () => {
   it("leaves the status `stopped` and every child entity unavailable, with when it was last read", async () => {
     const bridge = new BridgeProcess({
       REWARD_FACTS_API_TOKEN: sim.tokens.household,

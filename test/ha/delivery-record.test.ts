@@ -9,6 +9,9 @@ import {
   type HomeAssistantInstance,
   startHomeAssistant,
 } from "../support/home-assistant.js";
+import { testedHomeAssistantVersion } from "../support/tested-version.js";
+
+const version = testedHomeAssistantVersion();
 
 // The delivery record in a real Home Assistant: the bus event and the child's record change in
 // one script run, so that a fact in doubt after a crash is fired again only when Home Assistant
@@ -47,7 +50,7 @@ async function firedFor(eventId: string): Promise<Array<Record<string, unknown>>
 }
 
 beforeAll(async () => {
-  ha = await startHomeAssistant();
+  ha = await startHomeAssistant({ version });
   sink = new HaSink({ url: ha.url, token: ha.token, logger: silentLogger(), requireAdmin: true });
   await sink.open();
   await sink.whenReady(abort.signal);
@@ -62,7 +65,7 @@ afterAll(async () => {
   await ha?.stop();
 });
 
-describe("the delivery record in a real Home Assistant", () => {
+describe(`the delivery record in Home Assistant ${version}`, () => {
   it("is a hidden input_text per child, named after the child, holding the last fired fact", async () => {
     const first = fact();
     const outcome = await sink.publishEvent(child, delivery(first));

@@ -68,7 +68,12 @@ const testedIntegrations = [
   // The RESTful sensors the benchmark runs beside the bridge.
   "rest",
   "rest.sensor",
+  // The MQTT publisher's tests: the broker set up through the integration's config flow.
   "mqtt",
+  "mqtt.config_flow",
+  "config",
+  // The bridge's delivery records.
+  "input_text",
 ];
 
 const recipes: Record<HomeAssistantVersion, InstallRecipe> = {
@@ -136,10 +141,12 @@ const recipes: Record<HomeAssistantVersion, InstallRecipe> = {
      * fail to import and only log it; REST and websocket are served all the same.
      * - home-assistant-frontend: frontend's manifest. paho-mqtt: mqtt's. numpy: at its constraint.
      * - jsonpath-python, xmltodict: rest's manifest.
+     * - aiohasupervisor: hassio's manifest; mqtt's config flow imports hassio (for the add-on step).
      */
     requirements: [
       "home-assistant-frontend==20261028.4",
       "paho-mqtt==2.1.0",
+      "aiohasupervisor==0.8.1",
       "numpy==2.3.2",
       "jsonpath-python==1.1.6",
       "xmltodict==1.0.4",

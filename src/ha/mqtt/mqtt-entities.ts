@@ -151,7 +151,8 @@ export class MqttEntities implements EntityPublisher {
    * registers, which would otherwise get the id with `_2` appended. Registry entities are left alone.
    */
   async #removeRestStates(key: string, entityIds: readonly string[]): Promise<void> {
-    if (this.#switched.has(key) || !this.#ha.connection.ready) return;
+    // Runs while the link comes up too (before it counts as ready): commands already work then.
+    if (this.#switched.has(key)) return;
     const registry = await this.#ha.connection.command<RegistryEntry[]>({
       type: "config/entity_registry/list",
     });

@@ -1,0 +1,237 @@
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiEventTypes } from "../../../src/api/schemas.js";
+import { childEntityId, childEntityKinds, STATUS_ENTITY_ID } from "../../../src/ha/catalogue.js";
+import { ApiSimulator } from "../../../src/simulator/index.js";
+import { BridgeProcess } from "../../support/bridge-process.js";
+import {
+  type EventRecorder,
+  type HomeAssistantInstance,
+  startHomeAssistant,
+} from "../../support/home-assistant.js";
+import { setUpMqttIntegration } from "../../support/home-assistant-mqtt.js";
+import { type MosquittoBroker, startMosquitto } from "../../support/mosquitto.js";
+import { testedHomeAssistantVersion } from "../../support/tested-version.js";
+
+// The bridge publishing through MQTT discovery, with a real Mosquitto and a real Home Assistant
+// whose MQTT integration is set up as a user does it. Asserted through Home Assistant's own
+// registries, as a user sees them in Settings → Devices & services.
+
+const version = testedHomeAssistantVersion();
+const user = { username: "bridge", password: "mqtt-pw-4d3c2b1a" };
+
+interface RegistryEntity {
+  entity_id: string;
+  unique_id: string;
+  platform: string;
+  device_id: string | null;
+  area_id: string | null;
+  name: string | null;
+}
+interface RegistryDevice {
+  id: string;
+  name: string;
+  name_by_user: string | null;
+  identifiers: Array<[string, string]>;
+  via_device_id: string | null;
+}
+
+let ha: HomeAssistantInstance;
+let broker: MosquittoBroker;
+let sim: ApiSimulator;
+let dataDir: string;
+let events: EventRecorder;
+const runs: BridgeProcess[] = [];
+
+const entities = () => ha.wsCommand<RegistryEntity[]>({ type: "config/entity_registry/list" });
+const devices = () => ha.wsCommand<RegistryDevice[]>({ type: "config/device_registry/list" });
+const ours = (list: RegistryEntity[]) => list.filter((e) => e.platform === "mqtt");
+
+function bridge(extra: Record<string, string> = {}): BridgeProcess {
+  const { ordinary, custody } = sim.children;
+  const run = new BridgeProcess({
+    REWARD_FACTS_API_TOKEN: sim.tokens.household,
+    REWARD_FACTS_API_BASE_URL: sim.url,
+    REWARD_FACTS_EVENTS_INTERVAL_SECONDS: "10",
+    REWARD_FACTS_TODAY_INTERVAL_SECONDS: "15",
+    REWARD_FACTS_CHILDREN: `${ordinary.id},${custody.id}`,
+    REWARD_FACTS_DATA_DIR: dataDir,
+    HA_URL: ha.url,
+    HA_TOKEN: ha.token,
+    MQTT_URL: broker.url,
+    MQTT_USERNAME: user.username,
+    MQTT_PASSWORD: user.password,
+    ...extra,
+  }).start();
+  runs.push(run);
+  return run;
+}
+
+const contractIds = (slug: string) => childEntityKinds.map((kind) => childEntityId(slug, kind));
+
+beforeAll(async () => {
+  [ha, broker, sim] = await Promise.all([
+    startHomeAssistant({ version }),
+    startMosquitto({ user }),
+    ApiSimulator.start({ activity: false }),
+  ]);
+  await setUpMqttIntegration(ha, broker, user);
+  dataDir = join(await mkdtemp(join(tmpdir(), "rf-mqtt-")), "data");
+  events = await ha.subscribeEvents("reward_facts_event");
+}, 900_000);
+
+afterAll(async () => {
+  for (const run of runs) await run.kill();
+  await events?.close();
+  await ha?.stop();
+  await broker?.dispose();
+  await sim?.stop();
+});
+
+describe(`MQTT discovery on Home Assistant ${version}`, () => {
+  it("moves from REST-made states to registry entities with the same ids (no _2)", async () => {
+    // An earlier bridge, in REST mode, left states under the contract's ids.
+    const rest = bridge({ REWARD_FACTS_PUBLISH: "rest" });
+    await ha.waitFor(async () => (await ha.getState(childEntityId("lea", "minutes_remaining")))?.state, {
+      timeoutMs: 60_000,
+    });
+    expect(await rest.stop()).toBe(0);
+
+    const run = bridge();
+    await ha.waitFor(
+      async () => {
+        const registered = new Set(ours(await entities()).map((e) => e.entity_id));
+        return [...contractIds("lea"), ...contractIds("noah"), STATUS_ENTITY_ID].every((id) =>
+          registered.has(id),
+        );
+      },
+      { timeoutMs: 60_000, description: "every contract entity registered" },
+    );
+    const registered = ours(await entities());
+    expect(registered.filter((e) => /_2$/.test(e.entity_id))).toEqual([]);
+    const lea = registered.find((e) => e.entity_id === childEntityId("lea", "minutes_remaining"));
+    expect(lea?.unique_id).toBe(`reward_facts_${sim.children.ordinary.id}_minutes_remaining`);
+    const state = await ha.waitFor(async () => {
+      const s = await ha.getState(childEntityId("lea", "minutes_remaining"));
+      return s && s.state !== "unavailable" && s.state !== "unknown" ? s : undefined;
+    });
+    expect(Number(state.state)).toBeGreaterThanOrEqual(0);
+    expect(state.attributes).toMatchObject({
+      unit_of_measurement: "min",
+      device_class: "duration",
+      child_name: "Léa",
+    });
+    expect(run.text()).not.toContain(user.password);
+  }, 180_000);
+
+  it("makes one device per child, via the bridge's device, with its event entity and device triggers", async () => {
+    const all = await devices();
+    const bridgeDevice = all.find((d) => d.identifiers.some(([, id]) => id === "reward_facts_bridge"));
+    const lea = all.find((d) =>
+      d.identifiers.some(([, id]) => id === `reward_facts_${sim.children.ordinary.id}`),
+    );
+    expect(bridgeDevice?.name).toBe("Reward Facts bridge");
+    expect(lea?.name).toBe("Léa");
+    expect(lea?.via_device_id).toBe(bridgeDevice?.id);
+    const onLea = ours(await entities()).filter((e) => e.device_id === lea?.id);
+    expect(onLea.map((e) => e.entity_id).sort()).toEqual(
+      [...contractIds("lea"), "event.reward_facts_lea_journal", "sensor.reward_facts_lea_read_status"].sort(),
+    );
+    const triggers = await ha.wsCommand<Array<{ type: string; platform?: string; domain?: string }>>({
+      type: "device_automation/trigger/list",
+      device_id: lea?.id,
+    });
+    const offered = triggers.filter((t) => (t.domain ?? t.platform) === "mqtt").map((t) => t.type);
+    expect(offered.sort()).toEqual([...apiEventTypes].sort());
+  });
+
+  it("fires each journal fact once on the child's event entity and once on the bus", async () => {
+    const { ordinary } = sim.children;
+    const label = "{{ Range ta chambre }}";
+    const fact = sim.addEvent(ordinary.id, { type: "behavior_validated", behaviorId: "b7", label });
+    const fired = await ha.waitFor(() => events.events.find((e) => e.data.event_id === fact.id), {
+      timeoutMs: 60_000,
+    });
+    expect(fired.data).toMatchObject({ type: "behavior_validated", label, redelivered: false });
+    const journal = await ha.waitFor(async () => {
+      const s = await ha.getState("event.reward_facts_lea_journal");
+      return s?.attributes.event_id === fact.id ? s : undefined;
+    });
+    expect(journal.attributes).toMatchObject({ event_type: "behavior_validated", label, child: "lea" });
+    // Two more poll rounds: nothing fires again.
+    await sleep(22_000);
+    expect(events.events.filter((e) => e.data.event_id === fact.id)).toHaveLength(1);
+    const history = await ha.api<Array<Array<{ attributes: { event_id?: string } }>>>(
+      "GET",
+      `/api/history/period/${new Date(Date.now() - 10 * 60_000).toISOString()}?filter_entity_id=event.reward_facts_lea_journal`,
+    );
+    if (history.status === 200) {
+      const changes = (history.body[0] ?? []).filter((s) => s.attributes.event_id === fact.id);
+      expect(changes).toHaveLength(1);
+    }
+  }, 120_000);
+
+  it("keeps an area and a name given in the registry across a bridge restart and a Home Assistant restart", async () => {
+    const area = await ha.wsCommand<{ area_id: string }>({
+      type: "config/area_registry/create",
+      name: "Kids' room",
+    });
+    const entityId = childEntityId("lea", "points");
+    await ha.wsCommand({
+      type: "config/entity_registry/update",
+      entity_id: entityId,
+      name: "Léa's stars",
+      area_id: area.area_id,
+    });
+    const before = runs.at(-1);
+    expect(await before?.stop()).toBe(0);
+    bridge();
+    await ha.restart();
+    await ha.waitFor(async () => (await ha.getState(entityId))?.state !== "unavailable", {
+      timeoutMs: 60_000,
+    });
+    const entry = (await entities()).find((e) => e.entity_id === entityId);
+    expect(entry).toMatchObject({ name: "Léa's stars", area_id: area.area_id });
+    // Recent releases put the device's name before a name given to a device's entity.
+    expect((await ha.getState(entityId))?.attributes.friendly_name).toMatch(/^(Léa )?Léa's stars$/);
+    expect(ours(await entities()).filter((e) => /_2$/.test(e.entity_id))).toEqual([]);
+  }, 180_000);
+
+  it("shows the last states after Home Assistant restarts while the bridge is stopped; stopped, then unavailable when killed", async () => {
+    const running = runs.at(-1) as BridgeProcess;
+    const minutes = childEntityId("lea", "minutes_remaining");
+    await ha.waitFor(async () => (await ha.getState(minutes))?.state !== "unavailable", {
+      timeoutMs: 60_000,
+    });
+    expect(await running.stop()).toBe(0);
+    await ha.restart();
+    // Retained in the broker: the status says the bridge stopped, the children's values are kept
+    // but shown unavailable (nothing reads them).
+    await ha.waitFor(async () => (await ha.getState(STATUS_ENTITY_ID))?.state === "stopped", {
+      timeoutMs: 30_000,
+    });
+    expect((await ha.getState(minutes))?.state).toBe("unavailable");
+    expect((await ha.getState("sensor.reward_facts_lea_read_status"))?.state).toBe("the bridge stopped");
+
+    const again = bridge();
+    await ha.waitFor(async () => (await ha.getState(minutes))?.state !== "unavailable", {
+      timeoutMs: 60_000,
+    });
+    await again.kill();
+    const killedAt = Date.now();
+    // The broker publishes the bridge's last will: every entity goes unavailable.
+    await ha.waitFor(
+      async () =>
+        (
+          await Promise.all(
+            [minutes, STATUS_ENTITY_ID, "event.reward_facts_lea_journal"].map((id) => ha.getState(id)),
+          )
+        ).every((s) => s?.state === "unavailable"),
+      { timeoutMs: 60_000, description: "every entity unavailable" },
+    );
+    expect(Date.now() - killedAt).toBeLessThan(45_000);
+  }, 240_000);
+});
