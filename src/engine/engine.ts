@@ -167,12 +167,16 @@ export class Engine {
 
   async #run(signal: AbortSignal): Promise<void> {
     try {
-      await this.#o.sink.whenReady(signal);
-      await this.#publishStatus(true);
+      let first = true;
       while (!signal.aborted) {
         this.#lastTurnAt = Date.now();
         this.#o.onTurn();
+        // However long the sink takes (Home Assistant starting, a broker away), the loop turns.
         if (!(await this.#sinkReadyWithin(30_000, signal))) continue;
+        if (first) {
+          await this.#publishStatus(true);
+          first = false;
+        }
         const job = nextJob(this.#schedule(), Date.now());
         const wait = job.due - Date.now();
         if (wait > 0) {

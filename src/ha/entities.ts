@@ -166,6 +166,19 @@ export function unavailableChildEntities(
   return childEntityKinds.map((kind) => entity(child, kind, "unavailable", attributes));
 }
 
+/** The status while the entities cannot be published at all (the MQTT broker refused the bridge). */
+export function refusedStatusEntity(reason: string): EntityState {
+  return {
+    entityId: STATUS_ENTITY_ID,
+    state: "broker_refused",
+    attributes: {
+      last_error: reason.slice(0, MAX_STATE_LENGTH),
+      friendly_name: statusDefinition.name,
+      icon: statusDefinition.icon,
+    },
+  };
+}
+
 /** The bridge's own status sensor. `haDegraded` is the publisher's own judgement. */
 export function statusEntity(status: EngineStatus, haDegraded = false): EntityState {
   const state: BridgeState | "ha_degraded" =

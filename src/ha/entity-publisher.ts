@@ -27,6 +27,8 @@ export interface EntityPublisher {
   close(): Promise<void>;
   /** Whether states can be published now. */
   readonly ready: boolean;
+  /** Why nothing can be published this way until the configuration changes (the broker refused). */
+  readonly refusal: string | undefined;
   whenReady(signal: AbortSignal): Promise<void>;
   /** Home Assistant (re)started or came back: everything it must know, again. */
   republish(): Promise<void>;

@@ -14,7 +14,7 @@ import type { Logger } from "../log/logger.js";
 import { HaConnection } from "./connection.js";
 import { DeliveryRecords } from "./delivery-records.js";
 import { deliveryScript, readDeliveryResult } from "./delivery-script.js";
-import { type ChildIdentity, childEntities, statusEntity } from "./entities.js";
+import { type ChildIdentity, childEntities, refusedStatusEntity, statusEntity } from "./entities.js";
 import type { EntityPublisher, EntityPublisherFactory } from "./entity-publisher.js";
 import {
   HomeAssistantAuthError,
@@ -23,11 +23,10 @@ import {
   HomeAssistantNotConnectedError,
 } from "./errors.js";
 import { EVENT_TYPE, eventData } from "./event-data.js";
-import { BrokerRefusedError } from "./mqtt/mqtt-link.js";
+import { brokerNotice, type PersistentNotice, tokenNotice } from "./notifications.js";
 import { RestEntities } from "./rest/rest-entities.js";
 import { slugsFor } from "./slugs.js";
 import { StateWriter } from "./state-writer.js";
-import { TokenNotification } from "./token-notification.js";
 
 export interface HaSinkOptions {
   url: string;
@@ -61,7 +60,8 @@ export class HaSink implements Sink {
   #slugs = new Map<string, string>();
   /** When each child's today was last read. */
   readonly #lastReads = new Map<string, number>();
-  readonly #notification: TokenNotification;
+  readonly #tokenNotice: PersistentNotice;
+  readonly #brokerNotice: PersistentNotice;
   #status: EngineStatus | undefined;
   #lastWriteFailure = 0;
 
@@ -85,10 +85,10 @@ export class HaSink implements Sink {
     this.#records = new DeliveryRecords(this.#connection, options.logger);
     const parts = { connection: this.#connection, states: this.#states, logger: options.logger };
     this.#entities = (options.entities ?? ((ha) => new RestEntities(ha.states)))(parts);
-    this.#notification = new TokenNotification(
-      (domain, service, data) => this.#states.callService(domain, service, data),
-      options.logger,
-    );
+    const call = (domain: string, service: string, data: Record<string, unknown>) =>
+      this.#states.callService(domain, service, data);
+    this.#tokenNotice = tokenNotice(call, options.logger);
+    this.#brokerNotice = brokerNotice(call, options.logger);
   }
 
   /** Connects to Home Assistant; SinkRefusedError when it refuses the token or the user is not an admin. */
@@ -97,11 +97,7 @@ export class HaSink implements Sink {
       await this.#entities.open();
       await this.#connection.open();
     } catch (error) {
-      if (
-        error instanceof HomeAssistantAuthError ||
-        error instanceof HomeAssistantNotAdminError ||
-        error instanceof BrokerRefusedError
-      ) {
+      if (error instanceof HomeAssistantAuthError || error instanceof HomeAssistantNotAdminError) {
         throw new SinkRefusedError(error.message, { cause: error });
       }
       throw error;
@@ -197,7 +193,7 @@ export class HaSink implements Sink {
     this.#status = status;
     const degraded = Date.now() - this.#lastWriteFailure < DEGRADED_WINDOW_MS;
     await this.#publishing(() => this.#entities.publishStatus(statusEntity(status, degraded), status));
-    await this.#notification.follow(status);
+    await this.#tokenNotice.show(status.state === "token_invalid");
   }
 
   async markUnavailable(child: ChildRef, reason: UnavailableReason): Promise<void> {
@@ -238,6 +234,16 @@ export class HaSink implements Sink {
       // Not a reason to hold the states back: each fact asks again before it is sent.
       this.#logger.warn({ err: error }, "the delivery records could not be checked in Home Assistant");
     });
+    const refusal = this.#entities.refusal;
+    if (refusal) {
+      // Nothing can be published the chosen way: the status says so (as a REST-made state, the
+      // one way left) and a notification tells what to fix; facts wait, nothing is lost.
+      await this.#publishing(async () => {
+        await this.#states.write([refusedStatusEntity(refusal)]);
+      });
+      await this.#brokerNotice.show(true);
+      return;
+    }
     await this.#republish();
   }
 
@@ -265,7 +271,9 @@ export class HaSink implements Sink {
   async #republish(): Promise<void> {
     await this.#entities.republish();
     this.#logger.info({ mode: this.#entities.mode }, "published every entity to Home Assistant");
-    this.#notification.reset();
-    if (this.#status) await this.#notification.follow(this.#status);
+    this.#tokenNotice.reset();
+    this.#brokerNotice.reset();
+    await this.#brokerNotice.show(false);
+    if (this.#status) await this.#tokenNotice.show(this.#status.state === "token_invalid");
   }
 }

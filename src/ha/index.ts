@@ -9,7 +9,7 @@ import type { BrokerAddress } from "./mqtt/mqtt-link.js";
 
 export { EVENT_TYPE } from "./event-data.js";
 export type { BrokerAddress } from "./mqtt/mqtt-link.js";
-export { TOKEN_NOTIFICATION_ID } from "./token-notification.js";
+export { BROKER_NOTIFICATION_ID, TOKEN_NOTIFICATION_ID } from "./notifications.js";
 
 export interface HomeAssistantTargetOptions {
   url: string;

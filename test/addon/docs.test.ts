@@ -18,7 +18,7 @@ import {
   unavailableChildEntities,
 } from "../../src/ha/entities.js";
 import { EVENT_TYPE, eventData } from "../../src/ha/event-data.js";
-import { TOKEN_NOTIFICATION_ID } from "../../src/ha/index.js";
+import { BROKER_NOTIFICATION_ID, TOKEN_NOTIFICATION_ID } from "../../src/ha/index.js";
 import { sampleCalmDay, sampleToday } from "../support/facts.js";
 import { readText, repoRoot } from "./supervisor-rules.js";
 
@@ -29,7 +29,7 @@ const docs = readText("addon/DOCS.md");
 const mentions = (name: string) => docs.includes(`\`${name}\``);
 
 /** Every status the status sensor can show; the type makes the record complete. */
-const statusStates: Record<BridgeState | "ha_degraded", true> = {
+const statusStates: Record<BridgeState | "ha_degraded" | "broker_refused", true> = {
   starting: true,
   ok: true,
   token_invalid: true,
@@ -37,6 +37,7 @@ const statusStates: Record<BridgeState | "ha_degraded", true> = {
   api_unreachable: true,
   stopped: true,
   ha_degraded: true,
+  broker_refused: true,
 };
 
 const child: ChildIdentity = { id: "7f3c2a10-0000-4000-8000-000000000001", firstName: "Léa", slug: "lea" };
@@ -120,8 +121,9 @@ describe("DOCS.md", () => {
     }
   });
 
-  it("names the token notification", () => {
+  it("names the notifications (a refused token, a refused MQTT login)", () => {
     expect(mentions(TOKEN_NOTIFICATION_ID)).toBe(true);
+    expect(mentions(BROKER_NOTIFICATION_ID)).toBe(true);
   });
 
   it("shows YAML that parses", () => {

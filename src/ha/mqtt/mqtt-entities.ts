@@ -3,7 +3,7 @@ import { childEntityId, childEntityKinds, STATUS_ENTITY_ID } from "../catalogue.
 import type { ChildIdentity, EntityState } from "../entities.js";
 import type { EntityPublisher, HomeAssistantParts } from "../entity-publisher.js";
 import { bridgeDiscovery, childDiscovery, clearChildDiscovery, type DiscoveryMessage } from "./discovery.js";
-import { type BrokerAddress, MqttLink } from "./mqtt-link.js";
+import { type BrokerAddress, BrokerRefusedError, MqttLink } from "./mqtt-link.js";
 import { mqttPayload } from "./payload.js";
 import {
   bridgeStateMessages,
@@ -60,8 +60,18 @@ export class MqttEntities implements EntityPublisher {
     return this.#link.connected;
   }
 
-  open(): Promise<void> {
-    return this.#link.open();
+  get refusal(): string | undefined {
+    return this.#link.refused?.message;
+  }
+
+  /** Connects; refused credentials are not thrown but kept (refusal): the bridge says so and waits. */
+  async open(): Promise<void> {
+    try {
+      await this.#link.open();
+    } catch (error) {
+      if (!(error instanceof BrokerRefusedError)) throw error;
+      this.#ha.logger.error(`${error.message}; no entity can be published, facts wait`);
+    }
   }
 
   whenReady(signal: AbortSignal): Promise<void> {

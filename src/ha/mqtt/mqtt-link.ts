@@ -98,6 +98,7 @@ export class MqttLink {
         const classified = this.#classify(error);
         if (!(classified instanceof BrokerRefusedError)) return;
         settle();
+        this.#refused = classified;
         client.end(true);
         reject(classified);
       };

@@ -11,6 +11,7 @@ import type { StateWriter } from "../state-writer.js";
 export class RestEntities implements EntityPublisher {
   readonly mode = "rest";
   readonly ready = true;
+  readonly refusal = undefined;
   readonly #states: StateWriter;
 
   constructor(states: StateWriter) {

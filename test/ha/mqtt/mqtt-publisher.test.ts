@@ -234,4 +234,25 @@ describe(`MQTT discovery on Home Assistant ${version}`, () => {
     );
     expect(Date.now() - killedAt).toBeLessThan(45_000);
   }, 240_000);
+
+  it("says so when the broker refuses the bridge: the status, one log line, a notification; it waits", async () => {
+    const wrong = "not-the-password-9f8e";
+    const refused = bridge({ MQTT_PASSWORD: wrong });
+    await ha.waitFor(async () => (await ha.getState(STATUS_ENTITY_ID))?.state === "broker_refused", {
+      timeoutMs: 60_000,
+    });
+    const notifications = await ha.wsCommand<Array<{ notification_id: string; message: string }>>({
+      type: "persistent_notification/get",
+    });
+    expect(notifications.map((n) => n.notification_id)).toContain("reward_facts_mqtt");
+    expect(refused.running).toBe(true);
+    expect(
+      refused
+        .text()
+        .split("\n")
+        .filter((line) => /refused the bridge's credentials/.test(line)),
+    ).toHaveLength(1);
+    expect(refused.text()).not.toContain(wrong);
+    expect(await refused.stop()).toBe(0);
+  }, 120_000);
 });
