@@ -264,12 +264,19 @@ export class Engine {
   async #discover(signal: AbortSignal): Promise<void> {
     const wanted = await wantedChildren(this.#discovery, signal);
     const { changed, gone } = reconcileTracks(this.#tracks, wanted, Date.now(), this.#o.logger);
-    for (const track of gone) await this.#suspend(track);
+    for (const track of gone) await this.#suspend(track, false);
     if (changed || !this.#discovered) {
-      await this.#o.sink.setChildren([...this.#tracks.values()].map((t) => t.child));
+      await this.#publishChildren();
       this.#recomputeCadence();
     }
     this.#discovered = true;
+  }
+
+  /** The children followed now, to the sink: one that left the household is no longer among them. */
+  async #publishChildren(): Promise<void> {
+    await this.#o.sink.setChildren(
+      [...this.#tracks.values()].filter((t) => !t.suspended).map((t) => t.child),
+    );
   }
 
   #schedule(): Schedule {
@@ -296,13 +303,15 @@ export class Engine {
     this.#demand = cadence.demandPerMinute;
   }
 
-  async #suspend(track: Track): Promise<void> {
+  /** The token no longer covers the child (a 403, or gone from the list). */
+  async #suspend(track: Track, publishChildren = true): Promise<void> {
     track.suspended = true;
     this.#o.logger.warn(
       { child: track.child.firstName },
       "the token no longer covers this child; not polling it",
     );
     await this.#markUnavailable(track, "not_covered");
+    if (publishChildren) await this.#publishChildren();
     this.#recomputeCadence();
   }
 

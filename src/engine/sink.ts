@@ -75,7 +75,7 @@ export interface Sink {
   whenReady(signal: AbortSignal): Promise<void>;
   /** Whether facts can be taken right now. */
   readonly ready: boolean;
-  /** The children being followed (all of them, so names can be told apart). */
+  /** The children followed now; one that left the household (no longer covered) is not among them. */
   setChildren(children: readonly ChildRef[]): Promise<void>;
   /** Today's state of a child, read from the API at `readAt` (epoch ms). */
   publishToday(child: ChildRef, today: Today, readAt: number): Promise<void>;

@@ -11,7 +11,7 @@ import {
   childUnavailableMessages,
   type StateMessage,
 } from "./state-messages.js";
-import { childTopics } from "./topics.js";
+import { ALL_DISCOVERY_CONFIGS, childNode, childNodeOfTopic, childTopics } from "./topics.js";
 
 export interface MqttEntitiesOptions {
   broker: BrokerAddress;
@@ -39,6 +39,8 @@ export class MqttEntities implements EntityPublisher {
   readonly #last = new Map<string, StateMessage[]>();
   /** Children (and the bridge, "") whose REST-made states of an earlier mode were looked for. */
   readonly #switched = new Set<string>();
+  /** Discovery topics of child nodes found retained in the broker, per node (from earlier runs too). */
+  readonly #retainedNodes = new Map<string, Set<string>>();
 
   constructor(ha: HomeAssistantParts, options: MqttEntitiesOptions) {
     this.#ha = ha;
@@ -47,6 +49,16 @@ export class MqttEntities implements EntityPublisher {
       broker: options.broker,
       logger: ha.logger,
       keepaliveSeconds: options.keepaliveSeconds,
+      // Children announced by an earlier run, who may have left since: cleared in setChildren.
+      subscriptions: [ALL_DISCOVERY_CONFIGS],
+      onMessage: (topic, payload) => {
+        const node = childNodeOfTopic(topic);
+        if (!node) return;
+        const topics = this.#retainedNodes.get(node) ?? new Set<string>();
+        if (payload.length > 0) topics.add(topic);
+        else topics.delete(topic);
+        this.#retainedNodes.set(node, topics);
+      },
       onHomeAssistantOnline: () => {
         this.#ha.logger.info("Home Assistant announced itself on MQTT: publishing every entity again");
         this.republish().catch((error: unknown) =>
@@ -103,6 +115,14 @@ export class MqttEntities implements EntityPublisher {
       this.#children.set(child.id, child);
       if (!known || known.slug !== child.slug || known.firstName !== child.firstName)
         await this.#announce(child);
+    }
+    // A child an earlier run announced, who left (or was taken out of `children`) meanwhile.
+    const followed = new Set(children.map((child) => childNode(child.id)));
+    for (const [node, topics] of this.#retainedNodes) {
+      if (followed.has(node) || topics.size === 0) continue;
+      this.#retainedNodes.delete(node);
+      await this.#link.publishAll([...topics].map((topic) => ({ topic, payload: "", retain: true })));
+      this.#ha.logger.info({ node }, "removed the device of a child no longer followed");
     }
   }
 

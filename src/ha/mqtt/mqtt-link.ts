@@ -15,6 +15,9 @@ export interface MqttLinkOptions {
   logger: Logger;
   /** Home Assistant announced itself (`homeassistant/status` `online`): everything again. */
   onHomeAssistantOnline: () => void;
+  /** More topic filters to follow (retained messages included), and where their messages go. */
+  subscriptions?: readonly string[];
+  onMessage?: (topic: string, payload: Buffer) => void;
   /** Seconds; the broker publishes the last will this long (×1.5) after the bridge went silent. */
   keepaliveSeconds?: number;
 }
@@ -83,7 +86,11 @@ export class MqttLink {
       }
     });
     client.on("message", (topic, payload) => {
-      if (topic === HOME_ASSISTANT_STATUS && payload.toString() === "online") this.#o.onHomeAssistantOnline();
+      if (topic === HOME_ASSISTANT_STATUS) {
+        if (payload.toString() === "online") this.#o.onHomeAssistantOnline();
+      } else {
+        this.#o.onMessage?.(topic, payload);
+      }
     });
     await new Promise<void>((resolve, reject) => {
       const settle = () => {
@@ -157,7 +164,7 @@ export class MqttLink {
     if (this.#lostLogged) this.#o.logger.info("the MQTT broker is back");
     this.#lostLogged = false;
     try {
-      await client.subscribeAsync(HOME_ASSISTANT_STATUS, { qos: 1 });
+      await client.subscribeAsync([HOME_ASSISTANT_STATUS, ...(this.#o.subscriptions ?? [])], { qos: 1 });
       await client.publishAsync(BRIDGE_AVAILABILITY, "online", { qos: 1, retain: true });
     } catch (error) {
       this.#o.logger.warn({ err: error }, "the MQTT broker did not take the bridge's birth message");

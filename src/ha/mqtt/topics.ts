@@ -39,3 +39,12 @@ export const bridgeTopics = {
 export function discoveryTopic(component: string, node: string, objectKey: string): string {
   return `${DISCOVERY_PREFIX}/${component}/${node}/${objectKey}/config`;
 }
+
+/** Every discovery config of the house (the bridge keeps the ones of its own nodes). */
+export const ALL_DISCOVERY_CONFIGS = `${DISCOVERY_PREFIX}/+/+/+/config`;
+
+/** The node of a discovery config topic, when it is one of the bridge's children. */
+export function childNodeOfTopic(topic: string): string | undefined {
+  const node = topic.split("/")[2];
+  return node?.startsWith("reward_facts_") && node !== BRIDGE_NODE ? node : undefined;
+}

@@ -235,6 +235,29 @@ describe(`MQTT discovery on Home Assistant ${version}`, () => {
     expect(Date.now() - killedAt).toBeLessThan(45_000);
   }, 240_000);
 
+  it("removes the device of a child who left the household", async () => {
+    const run = bridge();
+    const noah = `reward_facts_${sim.children.custody.id}`;
+    const hasNoah = async () => (await devices()).some((d) => d.identifiers.some(([, id]) => id === noah));
+    await ha.waitFor(hasNoah, { timeoutMs: 60_000, description: "Noah's device" });
+    sim.moveChildOut(sim.children.custody.id);
+    try {
+      // The next poll of Noah's journal answers 403: the child is no longer the household's.
+      await ha.waitFor(async () => !(await hasNoah()), {
+        timeoutMs: 60_000,
+        description: "Noah's device gone",
+      });
+      expect(ours(await entities()).filter((e) => e.entity_id.includes("_noah_"))).toEqual([]);
+      // Léa's stays.
+      expect(ours(await entities()).some((e) => e.entity_id === childEntityId("lea", "points"))).toBe(true);
+    } catch (error) {
+      throw new Error(`${(error as Error).message}\nthe bridge said:\n${run.text()}`);
+    } finally {
+      sim.moveChildIn(sim.children.custody.id);
+      expect(await run.stop()).toBe(0);
+    }
+  }, 120_000);
+
   it("says so when the broker refuses the bridge: the status, one log line, a notification; it waits", async () => {
     const wrong = "not-the-password-9f8e";
     const refused = bridge({ MQTT_PASSWORD: wrong });
