@@ -4,7 +4,6 @@ import type { Sink } from "../engine/sink.js";
 import type { Logger } from "../log/logger.js";
 import { BRIDGE_VERSION } from "../version.js";
 import { HaSink } from "./ha-sink.js";
-import { mqttEntities } from "./mqtt/mqtt-entities.js";
 import type { BrokerAddress } from "./mqtt/mqtt-link.js";
 
 export { EVENT_TYPE } from "./event-data.js";
@@ -21,11 +20,13 @@ export interface HomeAssistantTargetOptions {
   broker: BrokerAddress | null;
 }
 
-/** The sink that publishes to Home Assistant: entities, the bus event, the token notification. */
-export function homeAssistantSink(options: HomeAssistantTargetOptions): Sink {
+/**
+ * The sink that publishes to Home Assistant: entities, the bus event, the token notification.
+ * The MQTT client is loaded only when entities go through MQTT (it is the heaviest module).
+ */
+export async function homeAssistantSink(options: HomeAssistantTargetOptions): Promise<Sink> {
   const { broker, ...rest } = options;
-  return new HaSink({
-    ...rest,
-    ...(broker ? { entities: mqttEntities({ broker, bridgeVersion: BRIDGE_VERSION }) } : {}),
-  });
+  if (!broker) return new HaSink(rest);
+  const { mqttEntities } = await import("./mqtt/mqtt-entities.js");
+  return new HaSink({ ...rest, entities: mqttEntities({ broker, bridgeVersion: BRIDGE_VERSION }) });
 }
