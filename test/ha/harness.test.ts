@@ -52,6 +52,16 @@ describe(`the real Home Assistant harness on Home Assistant ${version}`, () => {
     expect(anonymous.status).toBe(401);
   });
 
+  it("has the YAML http settings confirmed, so it never restarts on port 8123 five minutes in", async () => {
+    // 2024.3 has no such trial (unknown command); from 2026 an unconfirmed trial reverts.
+    const config = await ha
+      .wsCommand<{ pending?: unknown }>({ type: "http/config" })
+      .catch((error: Error) => ({ error: error.message }));
+    if (version.startsWith("2024."))
+      expect(config).toMatchObject({ error: expect.stringContaining("unknown_command") });
+    else expect(config).toMatchObject({ pending: null });
+  });
+
   it("keeps a state POSTed to /api/states", async () => {
     const posted = await ha.api("POST", "/api/states/sensor.harness_check", {
       state: "42",
