@@ -2,10 +2,13 @@ import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { budgetGoals, budgetVerdict } from "./budget/goals.js";
 import { idealBudget } from "./budget/ideal.js";
 import { measureBudget, todayAge } from "./budget/measure.js";
 import { bestTimeFor, minimumPages } from "./catchup/section.js";
 import { BenchUsageError, isFullRun, parseBenchArgs } from "./cli-args.js";
+import { atMost, everyOne, withinOfBest } from "./goals/goal.js";
+import { goalsSection } from "./goals/summary.js";
 import { markdownTable } from "./report/markdown.js";
 import { replaceReadmeBlock } from "./report/readme.js";
 import { clientOf } from "./side-by-side/measure.js";
@@ -64,6 +67,66 @@ describe("budget measures", () => {
     const age = todayAge(new Map([["a", [0, 60_000, 120_000]]]), 180_000);
     expect(age.mean).toBeCloseTo(30_000);
     expect(age.p95).toBeCloseTo(57_000, -2);
+  });
+});
+
+describe("goals", () => {
+  it("judges a figure within a tolerance of the best by its ratio, and a bound by the figure", () => {
+    const near = withinOfBest("p95", 29_000, 27_000, 0.1, String);
+    expect(near).toMatchObject({ met: true, target: "≤ 1.10 × best" });
+    expect(near.ratio).toBeCloseTo(1.074, 3);
+    expect(withinOfBest("p95", 30_000, 27_000, 0.1, String).met).toBe(false);
+    expect(atMost("429s", 1, 1, String, 0)).toMatchObject({ met: true, best: "0", target: "≤ 1" });
+    expect(atMost("429s", 2, 1, String).met).toBe(false);
+    expect(everyOne("facts", 12, 12).met).toBe(true);
+    expect(everyOne("facts", 11, 12).met).toBe(false);
+  });
+
+  it("never lets a figure that was not measured pass", () => {
+    expect(withinOfBest("p95", Number.NaN, 27_000, 0.1, String).met).toBe(false);
+    expect(atMost("RSS", Number.NaN, 15, String).met).toBe(false);
+    expect(everyOne("facts", 0, 0).met).toBe(false);
+  });
+
+  it("judges fresh at saturation at 10, 12, 20 and 30 children only: today p95 within 10 %, events 5 %", () => {
+    const result = (children: number, todayP95: number, eventP95: number) =>
+      ({
+        children,
+        metrics: { todayLag: { p95: todayP95 }, eventDelay: { p95: eventP95 } },
+      }) as unknown as Parameters<typeof budgetGoals>[0][number];
+    const best10 = idealBudget(10);
+    const goals = budgetGoals([
+      result(3, 1_000_000, 1_000_000),
+      result(10, best10.todayLagP95 * 1.1, best10.eventDelayP95 * 1.06),
+    ]);
+    expect(goals.map((g) => [g.what, g.met])).toEqual([
+      ["today fact age p95, 10 children", true],
+      ["event delay p95, 10 children", false],
+    ]);
+    expect(budgetVerdict([result(10, best10.todayLagP95, best10.eventDelayP95)])).toMatch(
+      /10 children today ×1\.00, events ×1\.00, met\.$/,
+    );
+  });
+
+  it("gathers every section's goals into one table that counts those met", () => {
+    const section = (id: string, goals: ReturnType<typeof atMost>[]) => ({
+      id,
+      title: id,
+      setup: "",
+      tables: [],
+      notes: [],
+      goals,
+    });
+    const table = goalsSection([
+      section("a", [atMost("x", 1, 2, String)]),
+      section("b", [atMost("y", 3, 2, String)]),
+    ])?.tables[0];
+    expect(table?.rows.map((r) => [r[0], r.at(-1)])).toEqual([
+      ["a: x", "met"],
+      ["b: y", "not met"],
+    ]);
+    expect(table?.footnote).toBe("1 of 2 goals met.");
+    expect(goalsSection([section("c", [])])).toBeUndefined();
   });
 });
 

@@ -6,6 +6,7 @@ import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { BenchUsageError, benchUsage, isFullRun, parseBenchArgs } from "./cli-args.js";
 import { costSection } from "./cost/section.js";
+import { goalsSection } from "./goals/summary.js";
 import { type RunInfo, readmeBlock, resultsDocument } from "./report/document.js";
 import { describeMachine } from "./report/machine.js";
 import { replaceReadmeBlock } from "./report/readme.js";
@@ -42,6 +43,11 @@ async function main(argv: readonly string[]): Promise<number> {
   if (has("cost")) show([await costSection(args.quick)]);
   if (has("side-by-side")) show([await sideBySideSection(args.quick)]);
 
+  // The goals of every section in one table: printed last here, first in the written results.
+  const goals = goalsSection(sections);
+  if (goals) process.stdout.write(`${terminalSection(goals)}\n`);
+  const written = goals ? [goals, ...sections] : sections;
+
   const info: RunInfo = {
     date,
     machine: await describeMachine(),
@@ -52,10 +58,10 @@ async function main(argv: readonly string[]): Promise<number> {
   const out =
     args.out ?? (full ? join(root, "test/bench/results.md") : join(tmpdir(), "reward-facts-bench.md"));
   await mkdir(dirname(out), { recursive: true });
-  await writeFile(out, resultsDocument(info, sections));
+  await writeFile(out, resultsDocument(info, written));
   process.stdout.write(`\nMarkdown written to ${out}\n`);
   if (full) {
-    const block = readmeBlock(info, sections, relative(root, out));
+    const block = readmeBlock(info, written, relative(root, out));
     const replaced = await replaceReadmeBlock(join(root, "README.md"), block);
     process.stdout.write(
       replaced
