@@ -11,7 +11,8 @@ import { atMost, everyOne, withinOfBest } from "./goals/goal.js";
 import { goalsSection } from "./goals/summary.js";
 import { markdownTable } from "./report/markdown.js";
 import { replaceReadmeBlock } from "./report/readme.js";
-import { clientOf } from "./side-by-side/measure.js";
+import { clientOf, measureToken } from "./side-by-side/measure.js";
+import type { SideObservation } from "./side-by-side/run-side.js";
 import { maxInAnyWindow, percentile } from "./stats.js";
 
 // The benchmarks' definitions, checked on hand-made figures (no timing here: `npm run bench` measures).
@@ -149,6 +150,18 @@ describe("helpers", () => {
   it("tells Home Assistant's requests from the bridge's by User-Agent", () => {
     expect(clientOf("HomeAssistant/2024.3.3 httpx/0.27.0 Python/3.11")).toBe("rest");
     expect(clientOf(undefined)).toBe("bridge");
+  });
+
+  it("counts the token's requests of both clients together, in the window only", () => {
+    const o = {
+      window: { start: 1_000, end: 121_000, drainEnd: 200_000 },
+      requests: [0, 1_000, 2_000, 30_000, 61_000, 130_000].map((at, i) => ({
+        at,
+        status: i === 3 ? 429 : 200,
+        userAgent: i % 2 === 0 ? undefined : "HomeAssistant/2024.3.3",
+      })),
+    } as unknown as SideObservation;
+    expect(measureToken(o)).toEqual({ perMinuteMax: 3, rateLimited: 1 });
   });
 
   it("writes markdown tables with escaped pipes and right-aligned numbers", () => {

@@ -30,6 +30,15 @@ export function clientOf(userAgent: string | undefined): Client {
   return userAgent?.startsWith("HomeAssistant") ? "rest" : "bridge";
 }
 
+/** The token as the API counts it, both clients together, over the window. */
+export function measureToken(o: SideObservation): { perMinuteMax: number; rateLimited: number } {
+  const inWindow = o.requests.filter((r) => r.at >= o.window.start && r.at < o.window.end);
+  return {
+    perMinuteMax: maxInAnyWindow(inWindow.map((r) => r.at)),
+    rateLimited: inWindow.filter((r) => r.status === 429).length,
+  };
+}
+
 export function measureClient(o: SideObservation, client: Client): ClientMetrics {
   const { start, end, drainEnd } = o.window;
   const mine = o.requests.filter((r) => clientOf(r.userAgent) === client && r.at >= start && r.at < end);
