@@ -12,6 +12,7 @@ import { describeMachine } from "./report/machine.js";
 import { replaceReadmeBlock } from "./report/readme.js";
 import type { Section } from "./report/section.js";
 import { terminalSection } from "./report/terminal.js";
+import { restartsSection } from "./restarts/section.js";
 import { sideBySideSection } from "./side-by-side/section.js";
 import { virtualSections } from "./virtual/sections.js";
 
@@ -40,8 +41,10 @@ async function main(argv: readonly string[]): Promise<number> {
   };
 
   show(await virtualSections({ budget: has("budget"), catchup: has("catchup"), quick: args.quick }));
-  if (has("cost")) show([await costSection(args.quick)]);
+  // In the order of issue 12's goals: fresh, polite, restarts, lean.
   if (has("side-by-side")) show([await sideBySideSection(args.quick)]);
+  if (has("restarts")) show([await restartsSection()]);
+  if (has("cost")) show([await costSection(args.quick)]);
 
   // The goals of every section in one table: printed last here, first in the written results.
   const goals = goalsSection(sections);

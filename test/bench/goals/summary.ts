@@ -36,7 +36,9 @@ export function goalsSection(sections: readonly Section[]): Section | undefined 
     notes: [
       "best: for freshness, the figure perfect scheduling at the API's 30 requests a minute would give " +
         "(Request budget); for politeness, the hand-written `rest` sensors on the same token (Side by " +
-        "side); for restarts and memory, none (the target is a bound). Each section tells how it measured.",
+        "side); for restarts, none but the bounds themselves (no 429, the bridge's own budget); for lean, an " +
+        "idle node on the same runtime (how soon any node runs its first line, what it holds, its CPU). Each " +
+        "section tells how it measured.",
     ],
   };
 }
