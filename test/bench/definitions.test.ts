@@ -2,6 +2,7 @@ import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { busiestMinute } from "../support/busiest-minute.js";
 import { budgetGoals, budgetVerdict } from "./budget/goals.js";
 import { idealBudget } from "./budget/ideal.js";
 import { measureBudget, todayAge } from "./budget/measure.js";
@@ -22,7 +23,7 @@ import { measureRestarts } from "./restarts/measure.js";
 import type { RestartsObservation } from "./restarts/run-restarts.js";
 import { clientOf, measureToken } from "./side-by-side/measure.js";
 import type { SideObservation } from "./side-by-side/run-side.js";
-import { maxInAnyWindow, percentile } from "./stats.js";
+import { percentile } from "./stats.js";
 
 // The benchmarks' definitions, checked on hand-made figures (no timing here: `npm run bench` measures).
 
@@ -311,7 +312,7 @@ describe("helpers", () => {
   it("takes nearest-rank percentiles and counts a sliding window half-open", () => {
     expect(percentile([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 95)).toBe(10);
     expect(percentile([5, 1, 3], 50)).toBe(3);
-    expect(maxInAnyWindow([0, 59_999, 60_000])).toBe(2);
+    expect(busiestMinute([0, 59_999, 60_000])).toBe(2);
   });
 
   it("tells Home Assistant's requests from the bridge's by User-Agent", () => {

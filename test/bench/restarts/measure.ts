@@ -1,4 +1,4 @@
-import { maxInAnyWindow } from "../stats.js";
+import { busiestMinute } from "../../support/busiest-minute.js";
 import type { RestartsObservation } from "./run-restarts.js";
 
 export interface RestartsMetrics {
@@ -25,7 +25,7 @@ export function measureRestarts(o: RestartsObservation): RestartsMetrics {
     requests: o.requests.length,
     perStart,
     rateLimited: o.requests.filter((r) => r.status === 429).length,
-    busiestMinute: maxInAnyWindow(o.requests.map((r) => r.at)),
+    busiestMinute: busiestMinute(o.requests.map((r) => r.at)),
     childrenRead: o.children.filter((id) =>
       o.requests.some((r) => r.path.startsWith(`/children/${id}/today`)),
     ).length,

@@ -1,4 +1,5 @@
-import { maxInAnyWindow, type Summary, summarize } from "../stats.js";
+import { busiestMinute } from "../../support/busiest-minute.js";
+import { type Summary, summarize } from "../stats.js";
 import { restEntities } from "./rest-config.js";
 import type { SideObservation } from "./run-side.js";
 
@@ -34,7 +35,7 @@ export function clientOf(userAgent: string | undefined): Client {
 export function measureToken(o: SideObservation): { perMinuteMax: number; rateLimited: number } {
   const inWindow = o.requests.filter((r) => r.at >= o.window.start && r.at < o.window.end);
   return {
-    perMinuteMax: maxInAnyWindow(inWindow.map((r) => r.at)),
+    perMinuteMax: busiestMinute(inWindow.map((r) => r.at)),
     rateLimited: inWindow.filter((r) => r.status === 429).length,
   };
 }
@@ -65,7 +66,7 @@ export function measureClient(o: SideObservation, client: Client): ClientMetrics
 
   return {
     perMinuteMean: mine.length / minutes,
-    perMinuteMax: maxInAnyWindow(mine.map((r) => r.at)),
+    perMinuteMax: busiestMinute(mine.map((r) => r.at)),
     rateLimited: mine.filter((r) => r.status === 429).length,
     facts: windowFacts.size,
     reached: reachedIds.length,
