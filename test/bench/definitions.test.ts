@@ -211,7 +211,7 @@ describe("lean", () => {
       config: { mode: "rest" },
       webAssembly: false,
       startups: [],
-      failure: { lastLines: [] },
+      failure: { reason: "timed out", lastLines: [] },
     } as unknown as ConfigResult;
     const mqtt = { ...failed, label: "MQTT", config: { mode: "mqtt" } } as unknown as ConfigResult;
     const compared = { ...failed, config: { mode: "rest", comparison: true } } as unknown as ConfigResult;

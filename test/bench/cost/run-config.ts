@@ -18,7 +18,7 @@ export interface ConfigResult {
   webAssembly: boolean;
   startups: StartupTiming[];
   /** A start that showed nothing in Home Assistant in time: the rest was not measured. */
-  failure?: { lastLines: string[] };
+  failure?: { reason: string; lastLines: string[] };
   window?: {
     ms: number;
     samples: ProcSample[];
@@ -78,8 +78,11 @@ export async function runConfig(
       try {
         result.startups.push(await measureStartup(rig.states, bridge, EXPECTED, params.startupTimeoutMs));
       } catch (error) {
-        result.failure = { lastLines: bridge.process.output.slice(-3) };
-        log(`${label}: ${error instanceof Error ? error.message : String(error)}`);
+        const reason = error instanceof Error ? error.message : String(error);
+        // The last lines say why; cut, since a log line can carry a whole answer.
+        const lastLines = bridge.process.output.slice(-3).map((line) => line.slice(0, 200));
+        result.failure = { reason, lastLines };
+        log(`${label}: ${reason}`);
         return result;
       }
       log(`${label}, start-up ${run + 1}/${params.startupRuns}: ${result.startups.at(-1)?.firstStateMs} ms`);

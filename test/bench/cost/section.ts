@@ -61,9 +61,7 @@ export function costTable(r: CostResult): Section {
       ? dash
       : `${duration(percentile(values, 50))} (${duration(Math.min(...values))}–${duration(Math.max(...values))})`;
   const startup = (pick: (s: ConfigResult["startups"][number]) => number) => (c: ConfigResult) =>
-    c.failure
-      ? `never: no state in ${duration(params.startupTimeoutMs)} (start ${c.startups.length + 1})`
-      : spread(c.startups.map(pick));
+    c.failure ? `never (start ${c.startups.length + 1}, see notes)` : spread(c.startups.map(pick));
   const perEvent = (c: ConfigResult, cpu: boolean) => {
     const b = c.burst;
     if (!b || !c.window) return dash;
@@ -180,8 +178,8 @@ export function costTable(r: CostResult): Section {
         "the window times that span.",
       ...failures.map(
         (c) =>
-          `${c.label} published nothing within ${duration(params.startupTimeoutMs)}, so the rest of its ` +
-          `column was not measured. Its last lines: ${c.failure?.lastLines.map((l) => `\`${l}\``).join(" ") || "none"}.`,
+          `${c.label} published nothing (start ${c.startups.length + 1}: ${c.failure?.reason}), so the rest ` +
+          `of its column was not measured. Its last lines: ${c.failure?.lastLines.map((l) => `\`${l}\``).join(" ") || "none"}.`,
       ),
     ],
     goals: leanGoals(r.configs, r.idle),

@@ -34,22 +34,36 @@ export async function measureStartup(
           c.at >= bridge.spawnedAt &&
           isBridgeEntity(c.entityId),
       );
-  const first = await waitFor(() => changes()[0], {
-    timeoutMs,
-    intervalMs: 20,
-    description: "a first bridge state in Home Assistant",
-  });
-  const all = await waitFor(
-    () => {
-      const seen = changes();
-      const times = expected.map((id) => seen.find((c) => c.entityId === id)?.at);
-      return times.every((t) => t !== undefined) ? Math.max(...(times as number[])) : undefined;
-    },
-    { timeoutMs, intervalMs: 50, description: `states of ${expected.join(", ")}` },
+  const first = await whileRunning(
+    bridge,
+    waitFor(() => changes()[0], {
+      timeoutMs,
+      intervalMs: 20,
+      description: "a first bridge state in Home Assistant",
+    }),
+  );
+  const all = await whileRunning(
+    bridge,
+    waitFor(
+      () => {
+        const seen = changes();
+        const times = expected.map((id) => seen.find((c) => c.entityId === id)?.at);
+        return times.every((t) => t !== undefined) ? Math.max(...(times as number[])) : undefined;
+      },
+      { timeoutMs, intervalMs: 50, description: `states of ${expected.join(", ")}` },
+    ),
   );
   return {
     firstStateMs: first.at - bridge.spawnedAt,
     allStatesMs: all - bridge.spawnedAt,
     firstEntity: first.entityId,
   };
+}
+
+/** A wait that ends as soon as the bridge exits: a bridge that died publishes nothing more. */
+function whileRunning<T>(bridge: RunningBridge, wait: Promise<T>): Promise<T> {
+  const died = bridge.process.exited().then((code) => {
+    throw new Error(`the bridge exited (code ${code}) before Home Assistant showed its states`);
+  });
+  return Promise.race([wait, died]);
 }

@@ -17,8 +17,8 @@ export interface NodeRuntime {
 
 /**
  * The image's Node, from npm's `node` package (the same release the Dockerfile's FROM names:
- * definitions.test.ts checks the two agree). --lite-mode is for Node 24 only: on Node 20 it turns
- * WebAssembly off, which undici needs, so the machine's Node never gets the image's flags.
+ * definitions.test.ts checks the two agree). The image's flags are measured on that Node only: the
+ * machine's Node stands for `npm start`, which runs node without flags.
  */
 export const IMAGE_NODE_VERSION = "24.21.0";
 
