@@ -63,14 +63,19 @@ async function main(argv: readonly string[]): Promise<number> {
   await mkdir(dirname(out), { recursive: true });
   await writeFile(out, resultsDocument(info, written));
   process.stdout.write(`\nMarkdown written to ${out}\n`);
+  const block = readmeBlock(info, written, relative(root, out));
   if (full) {
-    const block = readmeBlock(info, written, relative(root, out));
     const replaced = await replaceReadmeBlock(join(root, "README.md"), block);
     process.stdout.write(
       replaced
         ? "README.md: the block between the bench markers now shows this run.\n"
         : "README.md has no <!-- bench:start --> / <!-- bench:end --> markers: left as it is.\n",
     );
+  } else {
+    // What the README would show, beside the markdown: to look at, never to commit (not a full run).
+    const preview = out.replace(/(\.md)?$/, ".readme-block.md");
+    await writeFile(preview, `${block}\n`);
+    process.stdout.write(`README block (a preview: README.md untouched) written to ${preview}\n`);
   }
   return 0;
 }
