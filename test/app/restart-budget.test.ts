@@ -5,7 +5,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiSimulator } from "../../src/simulator/index.js";
 import { BridgeProcess } from "../support/bridge-process.js";
-import { busiestMinute } from "../support/engine-rig.js";
+import { busiestMinute } from "../support/busiest-minute.js";
 
 // A bridge in a crash loop (killed and started again 5 times within a minute) keeps to the API's
 // 30 requests a minute: the budget's window is kept in the data directory, not in the process.

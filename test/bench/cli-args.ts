@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
 
-export const sectionIds = ["budget", "catchup", "cost", "side-by-side"] as const;
+export const sectionIds = ["budget", "catchup", "side-by-side", "restarts", "cost"] as const;
 export type SectionId = (typeof sectionIds)[number];
 
 export interface BenchArgs {
@@ -17,7 +17,8 @@ export const benchUsage = `Usage: npm run bench -- [--only ${sectionIds.join(","
   --quick      fewer children counts and hours, short real-time runs (for iterating, not for the README)
   --out FILE   write the markdown there; by default a full run writes test/bench/results.md (and the
                README block between <!-- bench:start --> and <!-- bench:end -->), a partial or quick
-               run a file in the temp dir`;
+               run a file in the temp dir, and beside it (FILE.readme-block.md) the README block it
+               would have written, as a preview: README.md is left alone`;
 
 export class BenchUsageError extends Error {
   override name = "BenchUsageError";

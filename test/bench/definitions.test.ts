@@ -2,14 +2,28 @@ import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { busiestMinute } from "../support/busiest-minute.js";
+import { budgetGoals, budgetVerdict } from "./budget/goals.js";
 import { idealBudget } from "./budget/ideal.js";
 import { measureBudget, todayAge } from "./budget/measure.js";
 import { bestTimeFor, minimumPages } from "./catchup/section.js";
 import { BenchUsageError, isFullRun, parseBenchArgs } from "./cli-args.js";
+import { bridgeConfigs } from "./cost/configs.js";
+import { LEAN_GOALS, leanGoals } from "./cost/goals.js";
+import type { ConfigResult } from "./cost/run-config.js";
+import { usageOf } from "./cost/usage.js";
+import { atMost, everyOne, withinOfBest } from "./goals/goal.js";
+import { goalsSection } from "./goals/summary.js";
+import { parseResidentMemory } from "./real/proc-stats.js";
+import { IMAGE_NODE_VERSION, imageFlags, imageFromRelease, type NodeRuntime } from "./real/runtimes.js";
 import { markdownTable } from "./report/markdown.js";
 import { replaceReadmeBlock } from "./report/readme.js";
-import { clientOf } from "./side-by-side/measure.js";
-import { maxInAnyWindow, percentile } from "./stats.js";
+import { BRIDGE_BUDGET_PER_MINUTE, restartsGoals } from "./restarts/goals.js";
+import { measureRestarts } from "./restarts/measure.js";
+import type { RestartsObservation } from "./restarts/run-restarts.js";
+import { clientOf, measureToken } from "./side-by-side/measure.js";
+import type { SideObservation } from "./side-by-side/run-side.js";
+import { percentile } from "./stats.js";
 
 // The benchmarks' definitions, checked on hand-made figures (no timing here: `npm run bench` measures).
 
@@ -67,6 +81,224 @@ describe("budget measures", () => {
   });
 });
 
+describe("goals", () => {
+  it("judges a figure within a tolerance of the best by its ratio, and a bound by the figure", () => {
+    const near = withinOfBest("p95", 29_000, 27_000, 0.1, String);
+    expect(near).toMatchObject({ met: true, target: "≤ 1.10 × best" });
+    expect(near.ratio).toBeCloseTo(1.074, 3);
+    expect(withinOfBest("p95", 30_000, 27_000, 0.1, String).met).toBe(false);
+    expect(atMost("429s", 1, 1, String, 0)).toMatchObject({ met: true, best: "0", target: "≤ 1" });
+    expect(atMost("429s", 2, 1, String).met).toBe(false);
+    expect(everyOne("facts", 12, 12).met).toBe(true);
+    expect(everyOne("facts", 11, 12).met).toBe(false);
+  });
+
+  it("never lets a figure that was not measured pass", () => {
+    expect(withinOfBest("p95", Number.NaN, 27_000, 0.1, String).met).toBe(false);
+    expect(atMost("RSS", Number.NaN, 15, String).met).toBe(false);
+    expect(everyOne("facts", 0, 0).met).toBe(false);
+  });
+
+  it("judges fresh at saturation at 10, 12, 20 and 30 children only: today p95 within 10 %, events 5 %", () => {
+    const result = (children: number, todayP95: number, eventP95: number) =>
+      ({
+        children,
+        metrics: { todayLag: { p95: todayP95 }, eventDelay: { p95: eventP95 } },
+      }) as unknown as Parameters<typeof budgetGoals>[0][number];
+    const best10 = idealBudget(10);
+    const goals = budgetGoals([
+      result(3, 1_000_000, 1_000_000),
+      result(10, best10.todayLagP95 * 1.1, best10.eventDelayP95 * 1.06),
+    ]);
+    expect(goals.map((g) => [g.what, g.met])).toEqual([
+      ["today fact age p95, 10 children", true],
+      ["event delay p95, 10 children", false],
+    ]);
+    expect(budgetVerdict([result(10, best10.todayLagP95, best10.eventDelayP95)])).toMatch(
+      /10 children today ×1\.00, events ×1\.00, met\.$/,
+    );
+  });
+
+  it("gathers every section's goals into one table that counts those met", () => {
+    const section = (id: string, goals: ReturnType<typeof atMost>[]) => ({
+      id,
+      title: id,
+      setup: "",
+      tables: [],
+      notes: [],
+      goals,
+    });
+    const table = goalsSection([
+      section("a", [atMost("x", 1, 2, String)]),
+      section("b", [atMost("y", 3, 2, String)]),
+    ])?.tables[0];
+    expect(table?.rows.map((r) => [r[0], r.at(-1)])).toEqual([
+      ["a: x", "met"],
+      ["b: y", "not met"],
+    ]);
+    expect(table?.footnote).toBe("1 of 2 goals met.");
+    expect(goalsSection([section("c", [])])).toBeUndefined();
+  });
+});
+
+describe("lean", () => {
+  const MiB = 1_048_576;
+
+  it("reads anonymous, file-backed and total resident memory from /proc/<pid>/status", () => {
+    const status = "Name:\tnode\nVmRSS:\t   81920 kB\nRssAnon:\t   30720 kB\nRssFile:\t   51200 kB\n";
+    expect(parseResidentMemory(status)).toEqual({
+      rssBytes: 80 * MiB,
+      anonBytes: 30 * MiB,
+      fileBytes: 50 * MiB,
+    });
+  });
+
+  it("runs the image's Node release with the flags of the Dockerfile's CMD", async () => {
+    const dockerfile = await readFile(new URL("../../addon/Dockerfile", import.meta.url), "utf8");
+    expect(IMAGE_NODE_VERSION.startsWith(`${imageFromRelease(dockerfile)}.`)).toBe(true);
+    expect(imageFlags('FROM x\nCMD ["node", "--a=1", "--b", "dist/src/main.js"]\n')).toEqual([
+      "--a=1",
+      "--b",
+    ]);
+  });
+
+  it("measures REST and MQTT on both runtimes, and REST without --lite-mode while the image has it", () => {
+    const runtime = (label: string, flags: string[]): NodeRuntime => ({
+      label,
+      execPath: "node",
+      version: "v0",
+      flags,
+      role: "",
+    });
+    const machine = runtime("Node 20", []);
+    const labels = (image: NodeRuntime) =>
+      bridgeConfigs(machine, image).map((c) =>
+        `${c.mode} ${c.runtime.label} ${c.runtime.flags.join(" ")}`.trim(),
+      );
+    expect(labels(runtime("Node 24, image flags", ["--max-semi-space-size=1", "--lite-mode"]))).toEqual([
+      "rest Node 20",
+      "rest Node 24, image flags --max-semi-space-size=1 --lite-mode",
+      "rest Node 24, image flags less --lite-mode --max-semi-space-size=1",
+      "mqtt Node 20",
+      "mqtt Node 24, image flags --max-semi-space-size=1 --lite-mode",
+    ]);
+    expect(labels(runtime("Node 24, image flags", ["--max-semi-space-size=1"]))).toHaveLength(4);
+  });
+
+  it("takes the CPU share between the first and the last sample, and the means of each memory kind", () => {
+    const sample = (at: number, cpuMs: number, anon: number) => ({
+      at,
+      cpuMs,
+      anonBytes: anon,
+      fileBytes: 40,
+      rssBytes: anon + 40,
+    });
+    const usage = usageOf([sample(0, 1_000, 10), sample(60_000, 1_060, 20), sample(120_000, 1_120, 30)]);
+    expect(usage).toMatchObject({
+      anonMean: 20,
+      anonMax: 30,
+      fileMean: 40,
+      rssMean: 60,
+      rssMax: 70,
+      cpuMs: 120,
+    });
+    expect(usage.cpuShare).toBeCloseTo(0.001);
+  });
+
+  it("judges the REST configurations users run only, and a bridge that never published meets none", () => {
+    const failed = {
+      label: "REST, Node 24, image flags",
+      config: { mode: "rest" },
+      webAssembly: false,
+      startups: [],
+      failure: { reason: "timed out", lastLines: [] },
+    } as unknown as ConfigResult;
+    const mqtt = { ...failed, label: "MQTT", config: { mode: "mqtt" } } as unknown as ConfigResult;
+    const compared = { ...failed, config: { mode: "rest", comparison: true } } as unknown as ConfigResult;
+    const goals = leanGoals([failed, mqtt, compared], []);
+    expect(goals.map((g) => [g.measured, g.met, g.ratio])).toEqual([
+      ["never published", false, Number.NaN],
+      ["not measured", false, Number.NaN],
+      ["not measured", false, Number.NaN],
+      ["not measured", false, Number.NaN],
+    ]);
+    expect(LEAN_GOALS).toEqual({
+      anonBytes: 15 * MiB,
+      rssBytes: 55 * MiB,
+      firstStateMs: 500,
+      cpuShare: 0.001,
+    });
+  });
+
+  it("puts an idle node on the same runtime beside each lean figure, as its best", () => {
+    const runtime = { label: "Node 20", execPath: "node", version: "v0", flags: [], role: "" };
+    const sample = (at: number, cpuMs: number, anon: number, file: number) => ({
+      at,
+      cpuMs,
+      anonBytes: anon,
+      fileBytes: file,
+      rssBytes: anon + file,
+    });
+    const measured = {
+      label: "REST, Node 20",
+      config: { mode: "rest", runtime },
+      webAssembly: true,
+      startups: [{ firstStateMs: 300 }, { firstStateMs: 500 }, { firstStateMs: 400 }],
+      window: { samples: [sample(0, 0, 12 * MiB, 40 * MiB), sample(100_000, 50, 12 * MiB, 40 * MiB)] },
+    } as unknown as ConfigResult;
+    const idle = {
+      runtime,
+      webAssembly: true,
+      samples: [sample(0, 0, 6 * MiB, 34 * MiB), sample(10_000, 1, 6 * MiB, 34 * MiB)],
+      bootMs: [40, 50, 60],
+    };
+    const goals = leanGoals([measured], [idle]);
+    expect(goals.map((g) => [g.what, g.ratio, g.met])).toEqual([
+      ["start to first state, REST, Node 20", 8, true],
+      ["anonymous RSS, REST, Node 20", 2, true],
+      ["total RSS, REST, Node 20", 52 / 40, true],
+      ["CPU, REST, Node 20", 5, true],
+    ]);
+  });
+});
+
+describe("restarts", () => {
+  const observation = (statuses: number[], paths: string[]) =>
+    ({
+      params: { kills: 5, lifeMs: 9_000, observeMs: 105_000 },
+      runtime: { label: "Node 20", version: "v20" },
+      spawnedAt: [0, 10_000, 20_000, 30_000, 40_000, 50_000],
+      lastKillAt: 49_000,
+      end: 105_000,
+      requests: statuses.map((status, i) => ({ at: i * 2_000, status, path: paths[i % paths.length] })),
+      children: ["a", "b"],
+      lastExit: 0,
+    }) as RestartsObservation;
+
+  it("counts each start's requests, the 429s and the busiest 60 s, and whether every child was read", () => {
+    const m = measureRestarts(
+      observation([200, 200, 200, 200, 200, 200, 429], ["/children", "/children/a/today"]),
+    );
+    expect(m).toMatchObject({
+      killsSpanMs: 49_000,
+      requests: 7,
+      perStart: [5, 2, 0, 0, 0, 0],
+      rateLimited: 1,
+      busiestMinute: 7,
+      childrenRead: 1,
+      children: 2,
+    });
+  });
+
+  it("meets its goals with no 429, the bridge's budget in any 60 s and every child read", () => {
+    const calm = measureRestarts(observation([200, 200], ["/children/a/today", "/children/b/today"]));
+    expect(restartsGoals(calm).map((g) => g.met)).toEqual([true, true, true]);
+    expect(BRIDGE_BUDGET_PER_MINUTE).toBe(28);
+    const unread = measureRestarts(observation([200, 429], ["/children/a/today"]));
+    expect(restartsGoals(unread).map((g) => g.met)).toEqual([false, true, false]);
+  });
+});
+
 describe("catch-up minimum", () => {
   it("reads full pages then one short or empty page per child, at 30 a minute", () => {
     expect(minimumPages([3334, 3333, 3333])).toBe(102);
@@ -80,12 +312,24 @@ describe("helpers", () => {
   it("takes nearest-rank percentiles and counts a sliding window half-open", () => {
     expect(percentile([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 95)).toBe(10);
     expect(percentile([5, 1, 3], 50)).toBe(3);
-    expect(maxInAnyWindow([0, 59_999, 60_000])).toBe(2);
+    expect(busiestMinute([0, 59_999, 60_000])).toBe(2);
   });
 
   it("tells Home Assistant's requests from the bridge's by User-Agent", () => {
     expect(clientOf("HomeAssistant/2024.3.3 httpx/0.27.0 Python/3.11")).toBe("rest");
     expect(clientOf(undefined)).toBe("bridge");
+  });
+
+  it("counts the token's requests of both clients together, in the window only", () => {
+    const o = {
+      window: { start: 1_000, end: 121_000, drainEnd: 200_000 },
+      requests: [0, 1_000, 2_000, 30_000, 61_000, 130_000].map((at, i) => ({
+        at,
+        status: i === 3 ? 429 : 200,
+        userAgent: i % 2 === 0 ? undefined : "HomeAssistant/2024.3.3",
+      })),
+    } as unknown as SideObservation;
+    expect(measureToken(o)).toEqual({ perMinuteMax: 3, rateLimited: 1 });
   });
 
   it("writes markdown tables with escaped pipes and right-aligned numbers", () => {

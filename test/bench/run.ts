@@ -6,11 +6,13 @@ import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { BenchUsageError, benchUsage, isFullRun, parseBenchArgs } from "./cli-args.js";
 import { costSection } from "./cost/section.js";
+import { goalsSection } from "./goals/summary.js";
 import { type RunInfo, readmeBlock, resultsDocument } from "./report/document.js";
 import { describeMachine } from "./report/machine.js";
 import { replaceReadmeBlock } from "./report/readme.js";
 import type { Section } from "./report/section.js";
 import { terminalSection } from "./report/terminal.js";
+import { restartsSection } from "./restarts/section.js";
 import { sideBySideSection } from "./side-by-side/section.js";
 import { virtualSections } from "./virtual/sections.js";
 
@@ -39,8 +41,15 @@ async function main(argv: readonly string[]): Promise<number> {
   };
 
   show(await virtualSections({ budget: has("budget"), catchup: has("catchup"), quick: args.quick }));
-  if (has("cost")) show([await costSection(args.quick)]);
+  // In the order of issue 12's goals: fresh, polite, restarts, lean.
   if (has("side-by-side")) show([await sideBySideSection(args.quick)]);
+  if (has("restarts")) show([await restartsSection()]);
+  if (has("cost")) show([await costSection(args.quick)]);
+
+  // The goals of every section in one table: printed last here, first in the written results.
+  const goals = goalsSection(sections);
+  if (goals) process.stdout.write(`${terminalSection(goals)}\n`);
+  const written = goals ? [goals, ...sections] : sections;
 
   const info: RunInfo = {
     date,
@@ -52,16 +61,21 @@ async function main(argv: readonly string[]): Promise<number> {
   const out =
     args.out ?? (full ? join(root, "test/bench/results.md") : join(tmpdir(), "reward-facts-bench.md"));
   await mkdir(dirname(out), { recursive: true });
-  await writeFile(out, resultsDocument(info, sections));
+  await writeFile(out, resultsDocument(info, written));
   process.stdout.write(`\nMarkdown written to ${out}\n`);
+  const block = readmeBlock(info, written, relative(root, out));
   if (full) {
-    const block = readmeBlock(info, sections, relative(root, out));
     const replaced = await replaceReadmeBlock(join(root, "README.md"), block);
     process.stdout.write(
       replaced
         ? "README.md: the block between the bench markers now shows this run.\n"
         : "README.md has no <!-- bench:start --> / <!-- bench:end --> markers: left as it is.\n",
     );
+  } else {
+    // What the README would show, beside the markdown: to look at, never to commit (not a full run).
+    const preview = out.replace(/(\.md)?$/, ".readme-block.md");
+    await writeFile(preview, `${block}\n`);
+    process.stdout.write(`README block (a preview: README.md untouched) written to ${preview}\n`);
   }
   return 0;
 }

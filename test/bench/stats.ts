@@ -17,18 +17,6 @@ export function max(values: readonly number[]): number {
   return values.length === 0 ? Number.NaN : Math.max(...values);
 }
 
-/** The largest number of instants inside any window of `windowMs` (half-open, as a sliding limiter counts). */
-export function maxInAnyWindow(instants: readonly number[], windowMs = 60_000): number {
-  const times = [...instants].sort((a, b) => a - b);
-  let best = 0;
-  let first = 0;
-  for (let last = 0; last < times.length; last++) {
-    while ((times[last] as number) - (times[first] as number) >= windowMs) first++;
-    best = Math.max(best, last - first + 1);
-  }
-  return best;
-}
-
 /** Index of the first element ≥ `value` in an ascending array (its length when there is none). */
 export function lowerBound(sorted: readonly number[], value: number): number {
   let lo = 0;

@@ -4,16 +4,29 @@ import { fileURLToPath } from "node:url";
 
 const main = fileURLToPath(new URL("../../src/main.ts", import.meta.url));
 
-/** The bridge as users run it (`npm start`): its own process, configured by the environment. */
+/** The program and arguments that run the bridge. */
+export interface BridgeLaunch {
+  command: string;
+  args: string[];
+}
+
+/** The TypeScript sources through tsx, on this process's Node: what the suites run. */
+const fromSources: BridgeLaunch = { command: process.execPath, args: ["--import", "tsx", main] };
+
+/** The bridge as users run it: its own process, configured by the environment. */
 export class BridgeProcess {
   readonly output: string[] = [];
   #child: ChildProcess | undefined;
   #exit: Promise<number | null> | undefined;
 
-  constructor(readonly env: Record<string, string>) {}
+  /** `launch`: the sources by default; the bench gives the compiled bridge on a chosen Node. */
+  constructor(
+    readonly env: Record<string, string>,
+    readonly launch: BridgeLaunch = fromSources,
+  ) {}
 
   start(): this {
-    const child = spawn(process.execPath, ["--import", "tsx", main], {
+    const child = spawn(this.launch.command, this.launch.args, {
       env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", TZ: "Europe/Paris", ...this.env },
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -24,6 +37,11 @@ export class BridgeProcess {
     this.#child = child;
     this.#exit = once(child, "exit").then(([code]) => code as number | null);
     return this;
+  }
+
+  /** The bridge's own pid (node is spawned directly, no shell); undefined before start(). */
+  get pid(): number | undefined {
+    return this.#child?.pid;
   }
 
   get running(): boolean {

@@ -12,6 +12,7 @@ import { cursorStoreOn } from "../../src/store/cursor-store.js";
 import { DeliveredLog } from "../../src/store/delivered-log.js";
 import { openStore, type Store } from "../../src/store/index.js";
 import { RequestLog } from "../../src/store/request-log.js";
+import { busiestMinute } from "./busiest-minute.js";
 import { RecordingSink } from "./recording-sink.js";
 import { VirtualTime } from "./virtual-time.js";
 
@@ -175,18 +176,6 @@ export class EngineRig {
   maxInAnyMinute(): number {
     return busiestMinute(this.sim.requests.map((r) => r.at));
   }
-}
-
-/** The most of `times` (epoch ms) that fall in any 60 s. */
-export function busiestMinute(times: readonly number[]): number {
-  const sorted = [...times].sort((a, b) => a - b);
-  let max = 0;
-  let first = 0;
-  for (let last = 0; last < sorted.length; last++) {
-    while ((sorted[last] as number) - (sorted[first] as number) >= 60_000) first++;
-    max = Math.max(max, last - first + 1);
-  }
-  return max;
 }
 
 /** A small deterministic generator (mulberry32), so that jitter repeats from run to run. */

@@ -1,4 +1,5 @@
-import { lowerBound, maxInAnyWindow, type Summary, summarize } from "../stats.js";
+import { busiestMinute } from "../../support/busiest-minute.js";
+import { lowerBound, type Summary, summarize } from "../stats.js";
 
 /** What one budget run recorded, in (virtual) epoch milliseconds. */
 export interface BudgetRecord {
@@ -42,10 +43,7 @@ export function measureBudget(record: BudgetRecord): BudgetMetrics {
   return {
     requests: inSpan.length,
     perMinuteMean: inSpan.length / ((record.end - record.start) / MINUTE),
-    perMinuteMax: maxInAnyWindow(
-      inSpan.map((r) => r.at),
-      MINUTE,
-    ),
+    perMinuteMax: busiestMinute(inSpan.map((r) => r.at)),
     rateLimited: inSpan.filter((r) => r.status === 429).length,
     facts: record.facts.length,
     undelivered,

@@ -1,5 +1,7 @@
 import { duration, int, num, vsBest } from "../format.js";
+import { ratioText } from "../goals/goal.js";
 import type { Section } from "../report/section.js";
+import { budgetGoals, budgetVerdict } from "./goals.js";
 import { API_LIMIT_PER_MINUTE, idealBudget } from "./ideal.js";
 import type { BudgetParams, BudgetResult } from "./params.js";
 
@@ -16,8 +18,10 @@ export function budgetSection(params: BudgetParams, results: readonly BudgetResu
         vsBest(int(m.rateLimited), "0"),
         vsBest(duration(m.todayLag.mean), duration(best.todayLagMean)),
         vsBest(duration(m.todayLag.p95), duration(best.todayLagP95)),
+        ratioText(m.todayLag.p95 / best.todayLagP95),
         vsBest(duration(m.eventDelay.mean), duration(best.eventDelayMean)),
         vsBest(duration(m.eventDelay.p95), duration(best.eventDelayP95)),
+        ratioText(m.eventDelay.p95 / best.eventDelayP95),
         vsBest(duration(m.todayAge.mean), duration(best.todayAgeMean)),
         vsBest(duration(m.todayAge.p95), duration(best.todayAgeP95)),
         `${m.facts}${m.undelivered > 0 ? ` (${m.undelivered} late)` : ""}`,
@@ -41,8 +45,10 @@ export function budgetSection(params: BudgetParams, results: readonly BudgetResu
           "429s",
           "today fact age mean",
           "today fact age p95",
+          "÷ best",
           "event delay mean",
           "event delay p95",
+          "÷ best",
           "today reading age mean",
           "today reading age p95",
           "facts",
@@ -50,8 +56,11 @@ export function budgetSection(params: BudgetParams, results: readonly BudgetResu
         ],
         rows,
         numeric: true,
+        footnote: budgetVerdict(results),
       },
     ],
+    goals: budgetGoals(results),
+    goalsLabel: "Fresh at saturation",
     notes: [
       "Children: 1 = Léa; 3 = Léa, Noah (shared custody: a CalmDay every other day, no facts then) and " +
         "Inès (no rules synced: today answers 409, no facts); more = those three plus ordinary children.",
@@ -66,6 +75,7 @@ export function budgetSection(params: BudgetParams, results: readonly BudgetResu
       "event delay: from a fact's recorded_at to the moment the bridge hands it to Home Assistant as a " +
         "reward_facts_event (here the recording sink). Best: the wait for the next events poll, uniform " +
         "over the interval (mean T/2, p95 0.95·T).",
+      "÷ best: the measured p95 divided by the best one, from the unrounded figures.",
       "today reading age: how old the published today reading is, averaged over time (between two " +
         "publications g apart the age runs from 0 to g); it shows the today cadence itself. Best: T/2, 0.95·T.",
       "Best intervals: events 30 s and today 60 s while 3 requests a minute per child fit in 30, both " +

@@ -29,8 +29,13 @@ export async function measureBurst(
   const before = await sampleProcess(pid);
   const createdAt = Date.now();
   const ids = new Set(sim.addEvents(childId, n).map((e) => e.id));
+  // Every simulator of the bench has the same seed, so an earlier bridge may have fired these ids
+  // already: only this burst's fires count.
   const firedAt = () =>
-    fired.events.filter((e) => ids.has(String(e.data.event_id))).map((e) => Date.parse(e.time_fired));
+    fired.events
+      .filter((e) => ids.has(String(e.data.event_id)))
+      .map((e) => Date.parse(e.time_fired))
+      .filter((at) => at >= createdAt);
   await waitFor(() => firedAt().length >= n, {
     timeoutMs: 120_000 + n * 200,
     intervalMs: 50,

@@ -1,91 +1,200 @@
-import { CURRENT_HOME_ASSISTANT_VERSION } from "../../support/home-assistant.js";
-import { duration, mebibytes, millis, num, percent } from "../format.js";
-import type { ProcSample } from "../real/proc-stats.js";
+import { duration, int, mebibytes, millis, num, percent } from "../format.js";
+import { shownCommand } from "../real/runtimes.js";
 import type { Section } from "../report/section.js";
-import { max, mean, percentile } from "../stats.js";
+import { percentile } from "../stats.js";
+import { LEAN_GOALS, leanGoals } from "./goals.js";
 import { costParams } from "./params.js";
+import type { ConfigResult } from "./run-config.js";
 import { type CostResult, runCost } from "./run-cost.js";
+import { type Usage, usageOf } from "./usage.js";
 
 export async function costSection(quick: boolean): Promise<Section> {
   return costTable(await runCost(costParams(quick)));
 }
 
-/** CPU time over the samples, and the share of one core it makes. */
-function cpuOver(samples: readonly ProcSample[]): { cpuMs: number; share: number } {
-  const first = samples[0];
-  const last = samples.at(-1);
-  if (!first || !last || last.at <= first.at) return { cpuMs: Number.NaN, share: Number.NaN };
-  return { cpuMs: last.cpuMs - first.cpuMs, share: (last.cpuMs - first.cpuMs) / (last.at - first.at) };
+const dash = "–";
+
+/** One column of the table: a bridge configuration, an idle node or Home Assistant. */
+interface Column {
+  label: string;
+  config?: ConfigResult;
+  usage?: Usage;
+  webAssembly?: boolean;
+  /** An idle node's boot times (spawn → first line run). */
+  bootMs?: number[];
 }
 
 export function costTable(r: CostResult): Section {
-  const samples = r.window.samples;
-  const first = samples[0];
-  const last = samples.at(-1);
-  const rss = samples.map((s) => s.rssBytes);
-  const { cpuMs, share: idleRate } = cpuOver(samples);
-  const ha = cpuOver(r.window.haSamples);
-  const haRss = r.window.haSamples.map((s) => s.rssBytes);
-  const firsts = r.startups.map((s) => s.firstStateMs);
-  const alls = r.startups.map((s) => s.allStatesMs);
+  const { params } = r;
+  const columns: Column[] = [
+    ...r.configs.map((c) => ({
+      label: c.label,
+      config: c,
+      webAssembly: c.webAssembly,
+      ...(c.window ? { usage: usageOf(c.window.samples) } : {}),
+    })),
+    ...r.idle.map((i) => ({
+      label: `idle node, ${i.runtime.label}`,
+      usage: usageOf(i.samples),
+      webAssembly: i.webAssembly,
+      bootMs: i.bootMs,
+    })),
+    { label: "Home Assistant core", usage: usageOf(r.haSamples) },
+  ];
+  const minutes = params.windowMs / 60_000;
+  const row = (label: string, goal: string, cell: (c: Column) => string) => [
+    label,
+    ...columns.map(cell),
+    goal,
+  ];
+  const bridge =
+    (cell: (c: ConfigResult) => string, failed = dash) =>
+    (column: Column) =>
+      column.config === undefined
+        ? dash
+        : column.config.failure && !column.config.window
+          ? failed
+          : cell(column.config);
+  const used = (cell: (u: Usage) => string) => (column: Column) => (column.usage ? cell(column.usage) : dash);
   const spread = (values: number[]) =>
-    `${duration(percentile(values, 50))} (${duration(Math.min(...values))}–${duration(max(values))})`;
-  const minutes = r.window.ms / 60_000;
-  const b = r.burst;
-  const netCpu = b.cpuMs - idleRate * b.cpuSpanMs;
+    values.length === 0
+      ? dash
+      : `${duration(percentile(values, 50))} (${duration(Math.min(...values))}–${duration(Math.max(...values))})`;
+  const startup = (pick: (s: ConfigResult["startups"][number]) => number) => (c: ConfigResult) =>
+    c.failure ? `never (start ${c.startups.length + 1}, see notes)` : spread(c.startups.map(pick));
+  const perEvent = (c: ConfigResult, cpu: boolean) => {
+    const b = c.burst;
+    if (!b || !c.window) return dash;
+    const idleRate = usageOf(c.window.samples).cpuShare;
+    return millis(cpu ? (b.cpuMs - idleRate * b.cpuSpanMs) / b.facts : b.wallMs / b.facts);
+  };
+  const failures = r.configs.filter((c) => c.failure);
+
   return {
     id: "cost",
     title: "Cost (real time)",
+    goalsLabel: "Lean",
     setup:
-      `The bridge as users start it (\`node --import tsx src/main.ts\`, its own process) against the ` +
-      `simulator in real time and a real Home Assistant ${CURRENT_HOME_ASSISTANT_VERSION} on loopback, ${r.children} children ` +
-      `(Léa, Noah, Inès), ${r.params.factsPerHour} extra facts an hour per child, ` +
-      `${num(minutes, 0)} min sampled every ${r.params.sampleMs / 1000} s from /proc.`,
+      "The compiled bridge as users run it (`npm run build` writes dist/; each run is a process of its " +
+      `own) on these runtimes: ${runtimesText(r)}. Against the simulator in real time and a real Home ` +
+      `Assistant ${r.homeAssistantVersion} on loopback, 3 children (Léa, Noah, Inès), ` +
+      `${params.factsPerHour} extra facts an hour per child. REST: states through Home Assistant's API; ` +
+      "MQTT: a real Mosquitto and Home Assistant's MQTT integration set up through its config flow. " +
+      `Per configuration: ${params.startupRuns} first starts, then ${num(minutes, 0)} min sampled every ` +
+      `${params.sampleMs / 1000} s from /proc, then a burst of ${params.burst} facts; one configuration ` +
+      "after the other, on one Home Assistant.",
     tables: [
       {
-        columns: ["", "measured"],
+        columns: ["", ...columns.map((c) => c.label), "goal"],
         numeric: true,
         rows: [
-          [`start-up: spawn → first state in HA (median of ${firsts.length}, min–max)`, spread(firsts)],
-          ["start-up: spawn → status and the 3 children's minutes sensors", spread(alls)],
-          [
-            "RSS: first sample / mean / max / last",
-            [first?.rssBytes ?? Number.NaN, mean(rss), max(rss), last?.rssBytes ?? Number.NaN]
-              .map(mebibytes)
-              .join(" / "),
-          ],
-          [
-            "RSS of the process tree, max (tsx helpers included)",
-            mebibytes(max(samples.map((s) => s.treeRssBytes))),
-          ],
-          [`CPU time over ${num(minutes, 0)} min`, millis(cpuMs)],
-          ["CPU, mean share of one core", percent(idleRate, 2)],
-          [
-            "for scale, Home Assistant core over the same window: RSS mean / CPU share",
-            `${mebibytes(mean(haRss))} / ${percent(ha.share, 2)}`,
-          ],
-          ["requests a minute (429s)", `${num(r.window.requests / minutes)} (${r.window.rateLimited})`],
-          ["facts fired in the window", String(r.window.factsFired)],
-          [
-            `burst of ${b.facts} facts: first poll that sees them → last event fired (${b.pages} pages)`,
-            duration(b.wallMs),
-          ],
-          ["  wall time per event", millis(b.wallMs / b.facts)],
-          ["  CPU time per event (net of the idle rate)", millis(netCpu / b.facts)],
+          row("WebAssembly (undici parses HTTP with it)", dash, (c) =>
+            c.webAssembly === undefined ? dash : c.webAssembly ? "yes" : "missing",
+          ),
+          row("node boot: spawn → first line run (median, min–max)", dash, (c) =>
+            c.bootMs ? spread(c.bootMs) : dash,
+          ),
+          row(
+            `start-up: spawn → first state in HA (median of ${params.startupRuns}, min–max)`,
+            `≤ ${duration(LEAN_GOALS.firstStateMs)} (REST)`,
+            bridge(startup((s) => s.firstStateMs)),
+          ),
+          row(
+            "start-up: spawn → status and Léa's and Noah's minutes hold values",
+            dash,
+            bridge(startup((s) => s.allStatesMs)),
+          ),
+          row(
+            "anonymous RSS (RssAnon): mean / max",
+            `≤ ${mebibytes(LEAN_GOALS.anonBytes)} (REST, mean)`,
+            used((u) => `${mebibytes(u.anonMean)} / ${mebibytes(u.anonMax)}`),
+          ),
+          row(
+            "file-backed RSS (RssFile): mean",
+            dash,
+            used((u) => mebibytes(u.fileMean)),
+          ),
+          row(
+            "total RSS (VmRSS): mean / max",
+            `≤ ${mebibytes(LEAN_GOALS.rssBytes)} (REST, mean)`,
+            used((u) => `${mebibytes(u.rssMean)} / ${mebibytes(u.rssMax)}`),
+          ),
+          row(
+            "CPU time over the window, share of one core",
+            `≤ ${percent(LEAN_GOALS.cpuShare, 2)} (REST)`,
+            used((u) => `${millis(u.cpuMs)}, ${percent(u.cpuShare, 2)}`),
+          ),
+          row(
+            "requests a minute (429s)",
+            dash,
+            bridge((c) =>
+              c.window
+                ? `${num(c.window.requests / (c.window.ms / 60_000))} (${int(c.window.rateLimited)})`
+                : dash,
+            ),
+          ),
+          row(
+            "facts fired in the window",
+            dash,
+            bridge((c) => (c.window ? String(c.window.factsFired) : dash)),
+          ),
+          row(
+            `burst of ${params.burst} facts: first poll that sees them → last event fired`,
+            dash,
+            bridge((c) => (c.burst ? `${duration(c.burst.wallMs)} (${c.burst.pages} pages)` : dash)),
+          ),
+          row(
+            "  wall time per event",
+            dash,
+            bridge((c) => perEvent(c, false)),
+          ),
+          row(
+            "  CPU time per event (net of the idle rate)",
+            dash,
+            bridge((c) => perEvent(c, true)),
+          ),
         ],
       },
     ],
     notes: [
-      "start-up: from spawning the process (tsx compiles the TypeScript as it loads: " +
-        "`npm start` does the same) to Home Assistant's state_changed event (its time_fired) for the first " +
-        `entity of the bridge (${[...new Set(r.startups.map((s) => s.firstEntity))].join(", ")}); ` +
-        `${firsts.length} fresh processes with fresh data dirs, their states deleted from HA between runs. ` +
-        "The first one may pay for a cold tsx cache.",
-      "RSS: VmRSS of the bridge's node process; CPU: its user+system time from /proc/<pid>/stat.",
+      "start-up: from spawning the process to Home Assistant's state_changed event (its time_fired) that " +
+        "first gives an entity of the bridge a value (not unavailable or unknown); each start is a first " +
+        "start: a fresh simulator and data dir, the states of the previous bridge deleted (REST) or its " +
+        "retained discovery and states cleared on the broker, so that Home Assistant removed its entities " +
+        "(MQTT). The second row waits for the status and the minutes of the two readable children (Inès " +
+        "has no rules synced: unavailable by design).",
+      "RSS from /proc/<pid>/status: RssAnon is the process's own memory (heap, stacks); RssFile is mostly " +
+        "the node binary's pages, shared with any other node process; VmRSS is both (and shared memory). " +
+        "Means and maxima over the window's samples; the goals judge the means, the steady state. CPU: " +
+        "user+system time from /proc/<pid>/stat between the window's first and last samples.",
+      'idle node: `node -e "setInterval(() => {}, 2 ** 30)"` with the runtime\'s flags, sampled ' +
+        `${params.idleMs / 1000} s: what any node process costs, the best beside the lean goals (goals table). ` +
+        "node boot: spawning `node -e` that writes one line, until the line arrives, " +
+        `${params.startupRuns} times: no start-up can be shorter. Home Assistant core: sampled over the ` +
+        "first configuration's window.",
       "Processing per event: the wall time includes Home Assistant firing each event (one websocket " +
         "fire_event per fact, acknowledged before the next, as the bridge delivers in order); the CPU time " +
         "is the bridge's only, from the facts' creation to the last fire, less the idle rate measured over " +
         "the window times that span.",
+      ...failures.map(
+        (c) =>
+          `${c.label} published nothing (start ${c.startups.length + 1}: ${c.failure?.reason}), so the rest ` +
+          `of its column was not measured. Its last lines: ${c.failure?.lastLines.map((l) => `\`${l}\``).join(" ") || "none"}.`,
+      ),
     ],
+    goals: leanGoals(r.configs, r.idle),
   };
+}
+
+/** Each runtime the configurations ran on, once: its label, command line, version and role. */
+function runtimesText(r: CostResult): string {
+  const seen = new Map<string, string>();
+  for (const { config } of r.configs) {
+    const rt = config.runtime;
+    seen.set(
+      rt.label,
+      `${rt.label}: \`${shownCommand(rt, "dist/src/main.js")}\` on ${rt.version}, ${rt.role}`,
+    );
+  }
+  return [...seen.values()].join("; ");
 }

@@ -1,13 +1,14 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import type { ApiSimulator } from "../../../src/simulator/index.js";
 import { BridgeProcess } from "../../support/bridge-process.js";
 import type { HomeAssistantInstance } from "../../support/home-assistant.js";
-import { ownChildrenRunning } from "./proc-stats.js";
+import { buildBridge } from "./build.js";
+import { compiledMain } from "./paths.js";
+import { commandFor, machineNode, type NodeRuntime } from "./runtimes.js";
 
-/** The bridge as users run it (a process of its own), with a fresh data dir, and its pid. */
+/** The bridge as users run it (the compiled `dist/src/main.js`, a process of its own) and its pid. */
 export interface RunningBridge {
   process: BridgeProcess;
   pid: number;
@@ -17,32 +18,36 @@ export interface RunningBridge {
   stop(): Promise<void>;
 }
 
+export interface BridgeOptions {
+  /** The machine's Node (`npm start`) unless told otherwise. */
+  runtime?: NodeRuntime;
+  /** Kept across starts (a restart); a fresh one, removed at stop, when not given. */
+  dataDir?: string;
+  env?: Record<string, string>;
+}
+
+/** Starts the compiled bridge against the simulator and, when given, a Home Assistant. */
 export async function startBridge(
   sim: ApiSimulator,
-  ha: HomeAssistantInstance,
-  extraEnv: Record<string, string> = {},
+  ha: HomeAssistantInstance | undefined,
+  options: BridgeOptions = {},
 ): Promise<RunningBridge> {
-  const dataDir = await mkdtemp(join(tmpdir(), "rf-bench-bridge-"));
-  const known = new Set(await ownChildrenRunning("src/main.ts"));
+  await buildBridge();
+  const ownDir = options.dataDir === undefined;
+  const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), "rf-bench-bridge-")));
   const spawnedAt = Date.now();
-  const bridge = new BridgeProcess({
-    REWARD_FACTS_API_TOKEN: sim.tokens.household,
-    REWARD_FACTS_API_BASE_URL: sim.url,
-    REWARD_FACTS_DATA_DIR: dataDir,
-    HA_URL: ha.url,
-    HA_TOKEN: ha.token,
-    ...extraEnv,
-  }).start();
-  // BridgeProcess spawns node itself (no shell): the new child of this process running main.ts.
-  let pid: number | undefined;
-  for (let i = 0; i < 200 && pid === undefined; i++) {
-    pid = (await ownChildrenRunning("src/main.ts")).find((p) => !known.has(p));
-    if (pid === undefined) await sleep(5);
-  }
-  if (pid === undefined) {
-    await bridge.kill();
-    throw new Error("the bridge process did not show up in /proc");
-  }
+  const bridge = new BridgeProcess(
+    {
+      REWARD_FACTS_API_TOKEN: sim.tokens.household,
+      REWARD_FACTS_API_BASE_URL: sim.url,
+      REWARD_FACTS_DATA_DIR: dataDir,
+      ...(ha ? { HA_URL: ha.url, HA_TOKEN: ha.token } : {}),
+      ...options.env,
+    },
+    commandFor(options.runtime ?? machineNode(), [compiledMain]),
+  ).start();
+  const pid = bridge.pid;
+  if (pid === undefined) throw new Error("the bridge process did not start");
   return {
     process: bridge,
     pid,
@@ -50,7 +55,7 @@ export async function startBridge(
     dataDir,
     stop: async () => {
       await bridge.stop();
-      await rm(dataDir, { recursive: true, force: true });
+      if (ownDir) await rm(dataDir, { recursive: true, force: true });
     },
   };
 }

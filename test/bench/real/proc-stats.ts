@@ -10,15 +10,21 @@ const ticksPerSecond = (() => {
   }
 })();
 
-export interface ProcSample {
+/** Resident memory of a process, from /proc/<pid>/status. */
+export interface ResidentMemory {
+  /** VmRSS: every resident page of the process. */
+  rssBytes: number;
+  /** RssAnon: its heap, stacks and other private memory (what the bridge itself costs). */
+  anonBytes: number;
+  /** RssFile: resident pages of mapped files, mostly the node binary (shared with other node processes). */
+  fileBytes: number;
+}
+
+export interface ProcSample extends ResidentMemory {
   /** Wall time of the sample (Date.now()). */
   at: number;
   /** User + system CPU time of the process itself, and of its children it has reaped. */
   cpuMs: number;
-  rssBytes: number;
-  /** The process and its live descendants (tsx may run helpers). */
-  treeRssBytes: number;
-  treePids: number;
 }
 
 interface Stat {
@@ -37,29 +43,23 @@ async function readStat(pid: number): Promise<Stat | undefined> {
   return { pid, ppid: field(4), cpuTicks: field(14) + field(15) + field(16) + field(17) };
 }
 
-async function readRssBytes(pid: number): Promise<number> {
-  const text = await readFile(`/proc/${pid}/status`, "utf8").catch(() => "");
-  const kib = /^VmRSS:\s+(\d+)\s+kB$/m.exec(text)?.[1];
-  return kib === undefined ? 0 : Number(kib) * 1024;
+/** VmRSS, RssAnon and RssFile of a /proc/<pid>/status text (kB there, bytes here; 0 when absent). */
+export function parseResidentMemory(status: string): ResidentMemory {
+  const bytes = (field: string) => {
+    const kib = new RegExp(`^${field}:\\s+(\\d+)\\s+kB$`, "m").exec(status)?.[1];
+    return kib === undefined ? 0 : Number(kib) * 1024;
+  };
+  return { rssBytes: bytes("VmRSS"), anonBytes: bytes("RssAnon"), fileBytes: bytes("RssFile") };
+}
+
+async function readMemory(pid: number): Promise<ResidentMemory> {
+  return parseResidentMemory(await readFile(`/proc/${pid}/status`, "utf8").catch(() => ""));
 }
 
 async function allStats(): Promise<Stat[]> {
   const names = await readdir("/proc");
   const stats = await Promise.all(names.filter((n) => /^\d+$/.test(n)).map((n) => readStat(Number(n))));
   return stats.filter((s): s is Stat => s !== undefined);
-}
-
-/** The live descendants of a process, found by their parent ids. */
-export async function descendantsOf(pid: number): Promise<number[]> {
-  const stats = await allStats();
-  const found: number[] = [];
-  let frontier = [pid];
-  while (frontier.length > 0) {
-    const next = stats.filter((s) => frontier.includes(s.ppid)).map((s) => s.pid);
-    found.push(...next);
-    frontier = next;
-  }
-  return found;
 }
 
 /** Direct children of this process whose command line contains `marker`. */
@@ -76,15 +76,10 @@ export async function ownChildrenRunning(marker: string): Promise<number[]> {
 export async function sampleProcess(pid: number): Promise<ProcSample | undefined> {
   const stat = await readStat(pid);
   if (!stat) return undefined;
-  const tree = await descendantsOf(pid);
-  const rss = await readRssBytes(pid);
-  const treeRss = (await Promise.all(tree.map(readRssBytes))).reduce((s, r) => s + r, rss);
   return {
     at: Date.now(),
     cpuMs: (stat.cpuTicks * 1000) / ticksPerSecond,
-    rssBytes: rss,
-    treeRssBytes: treeRss,
-    treePids: tree.length + 1,
+    ...(await readMemory(pid)),
   };
 }
 

@@ -15,6 +15,7 @@ export function markdownSection(section: Section, level = 3): string {
   for (const table of section.tables) {
     if (table.caption) parts.push(`**${table.caption}**`);
     parts.push(markdownTable(table));
+    if (table.footnote) parts.push(table.footnote);
   }
   if (section.notes.length > 0) parts.push(section.notes.map((note) => `- ${note}`).join("\n"));
   return parts.join("\n\n");

@@ -1,4 +1,5 @@
 /** What each benchmark hands the report: plain data, printed to the terminal and written as markdown. */
+import type { Goal } from "../goals/goal.js";
 
 export interface Table {
   /** Shown above the table. */
@@ -7,6 +8,8 @@ export interface Table {
   rows: string[][];
   /** Columns aligned right (numbers); the first column is always left. */
   numeric?: boolean;
+  /** One line shown below the table (a verdict), kept in the README's copy. */
+  footnote?: string;
 }
 
 export interface Section {
@@ -17,4 +20,8 @@ export interface Section {
   tables: Table[];
   /** Definitions and caveats, one bullet each. */
   notes: string[];
+  /** The goals this section measures, gathered into the report's goals table. */
+  goals?: Goal[];
+  /** How the goals table names this section (its title by default). */
+  goalsLabel?: string;
 }

@@ -13,6 +13,7 @@ export function terminalSection(section: Section): string {
     drawn.push(...table.rows);
     if (table.caption) lines.push(table.caption);
     lines.push(drawn.toString());
+    if (table.footnote) lines.push(wrap(table.footnote));
   }
   for (const note of section.notes) lines.push(wrap(`- ${note}`, "  "));
   return lines.join("\n");

@@ -1,4 +1,5 @@
-import { maxInAnyWindow, type Summary, summarize } from "../stats.js";
+import { busiestMinute } from "../../support/busiest-minute.js";
+import { type Summary, summarize } from "../stats.js";
 import { restEntities } from "./rest-config.js";
 import type { SideObservation } from "./run-side.js";
 
@@ -30,6 +31,15 @@ export function clientOf(userAgent: string | undefined): Client {
   return userAgent?.startsWith("HomeAssistant") ? "rest" : "bridge";
 }
 
+/** The token as the API counts it, both clients together, over the window. */
+export function measureToken(o: SideObservation): { perMinuteMax: number; rateLimited: number } {
+  const inWindow = o.requests.filter((r) => r.at >= o.window.start && r.at < o.window.end);
+  return {
+    perMinuteMax: busiestMinute(inWindow.map((r) => r.at)),
+    rateLimited: inWindow.filter((r) => r.status === 429).length,
+  };
+}
+
 export function measureClient(o: SideObservation, client: Client): ClientMetrics {
   const { start, end, drainEnd } = o.window;
   const mine = o.requests.filter((r) => clientOf(r.userAgent) === client && r.at >= start && r.at < end);
@@ -56,7 +66,7 @@ export function measureClient(o: SideObservation, client: Client): ClientMetrics
 
   return {
     perMinuteMean: mine.length / minutes,
-    perMinuteMax: maxInAnyWindow(mine.map((r) => r.at)),
+    perMinuteMax: busiestMinute(mine.map((r) => r.at)),
     rateLimited: mine.filter((r) => r.status === 429).length,
     facts: windowFacts.size,
     reached: reachedIds.length,

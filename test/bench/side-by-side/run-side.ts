@@ -59,7 +59,7 @@ export async function runSideBySide(params: SideBySideParams, run: SideBySideRun
     const states = await ha.subscribeEvents("state_changed");
     const fired = await ha.subscribeEvents("reward_facts_event");
     bridge = await startBridge(sim, ha, {
-      REWARD_FACTS_CHILDREN: household.children.map((c) => c.id).join(","),
+      env: { REWARD_FACTS_CHILDREN: household.children.map((c) => c.id).join(",") },
     });
     const slug = (id: string) => household.slugs.get(id) ?? id;
     const lea = slug(household.ordinary.id);

@@ -1,9 +1,9 @@
 import { performance } from "node:perf_hooks";
 import { afterEach, describe, it } from "vitest";
 import { localDateOf, startOfLocalDay } from "../../../src/simulator/zoned-time.js";
+import { busiestMinute } from "../../support/busiest-minute.js";
 import { EngineRig } from "../../support/engine-rig.js";
 import type { CatchupParams, CatchupResult } from "../catchup/params.js";
-import { maxInAnyWindow } from "../stats.js";
 import { scenarioParams, writeScenarioResult } from "./scenario-io.js";
 
 const MAX_DRAIN_MS = 3 * 3_600_000;
@@ -74,7 +74,7 @@ describe.runIf(params)("catch-up", () => {
         children: used.filter((r) => r.path === "/children").length,
         rateLimited: used.filter((r) => r.status === 429).length,
       },
-      perMinuteMax: maxInAnyWindow(used.map((r) => r.at)),
+      perMinuteMax: busiestMinute(used.map((r) => r.at)),
       wallMs: performance.now() - wallStart,
     };
     writeScenarioResult("catchup", result);

@@ -1,0 +1,76 @@
+import { execFile } from "node:child_process";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { benchRoot } from "./paths.js";
+
+/** A Node to run the compiled bridge on, with the flags it is run with. */
+export interface NodeRuntime {
+  /** How the tables name it: `Node 20` or `Node 24, image flags`. */
+  label: string;
+  execPath: string;
+  version: string;
+  flags: string[];
+  /** Whose runtime it is, for the setup paragraphs (`as npm start runs it`). */
+  role: string;
+}
+
+/**
+ * The image's Node, from npm's `node` package (the same release the Dockerfile's FROM names:
+ * definitions.test.ts checks the two agree). The image's flags are measured on that Node only: the
+ * machine's Node stands for `npm start`, which runs node without flags.
+ */
+export const IMAGE_NODE_VERSION = "24.21.0";
+
+/** The Node this bench runs on (the machine's, as `npm start` uses it), without flags. */
+export function machineNode(): NodeRuntime {
+  return {
+    label: `Node ${process.versions.node.split(".")[0]}`,
+    execPath: process.execPath,
+    version: process.version,
+    flags: [],
+    role: "the machine's, as `npm start` runs it",
+  };
+}
+
+/** The image's runtime: its Node release and the flags of the Dockerfile's CMD. */
+export async function imageNode(): Promise<NodeRuntime> {
+  const run = promisify(execFile);
+  const { stdout } = await run(
+    "npm",
+    ["exec", "--yes", `--package=node@${IMAGE_NODE_VERSION}`, "--", "node", "-p", "process.execPath"],
+    { cwd: benchRoot, timeout: 5 * 60_000 },
+  );
+  const execPath = stdout.trim().split("\n").at(-1) ?? "";
+  const flags = imageFlags(await readFile(join(benchRoot, "addon/Dockerfile"), "utf8"));
+  return {
+    label: "Node 24, image flags",
+    execPath,
+    version: `v${IMAGE_NODE_VERSION}`,
+    flags,
+    role: "the add-on image's runtime and CMD (addon/Dockerfile)",
+  };
+}
+
+/** The node flags of the Dockerfile's CMD (`CMD ["node", …flags, "dist/src/main.js"]`). */
+export function imageFlags(dockerfile: string): string[] {
+  const cmd = /^CMD\s+(\[.*\])\s*$/m.exec(dockerfile)?.[1];
+  if (!cmd) throw new Error("addon/Dockerfile has no CMD in exec form");
+  const argv = JSON.parse(cmd) as string[];
+  return argv.slice(1).filter((arg) => arg.startsWith("--"));
+}
+
+/** The Node release the Dockerfile's FROM names (`node:24.21-alpine3.23` → `24.21`). */
+export function imageFromRelease(dockerfile: string): string | undefined {
+  return /^FROM\s+node:(\d+\.\d+)/m.exec(dockerfile)?.[1];
+}
+
+/** The command line that runs `script` on a runtime, flags first. */
+export function commandFor(runtime: NodeRuntime, script: string[]): { command: string; args: string[] } {
+  return { command: runtime.execPath, args: [...runtime.flags, ...script] };
+}
+
+/** `node --max-semi-space-size=1 --lite-mode dist/src/main.js`, as the setup paragraphs show it. */
+export function shownCommand(runtime: NodeRuntime, script: string): string {
+  return ["node", ...runtime.flags, script].join(" ");
+}
