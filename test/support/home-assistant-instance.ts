@@ -4,7 +4,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { Agent, type Dispatcher, request } from "undici";
 import { type EventRecorder, RecordingSubscription } from "./event-recorder.js";
 import { RunLogs } from "./ha-run-logs.js";
-import { HaSocket } from "./ha-websocket.js";
+import { HaCommandError, HaSocket } from "./ha-websocket.js";
 import { type HassExit, HassProcess } from "./hass-process.js";
 import { onboardAndGetToken } from "./home-assistant-auth.js";
 import type { HomeAssistantInstall } from "./home-assistant-install.js";
@@ -72,6 +72,7 @@ export class HomeAssistant implements HomeAssistantInstance {
     });
     this.#token = await onboardAndGetToken(this.url, this.#agent);
     await this.#waitUntilRunning();
+    await this.#confirmHttpConfig();
     const config = await this.api<{ version?: string }>("GET", "/api/config");
     if (config.body.version !== this.version)
       throw await this.#startError(`Home Assistant says it is ${config.body.version}, not ${this.version}`);
@@ -204,6 +205,22 @@ export class HomeAssistant implements HomeAssistantInstance {
       logPath: seen(this.logPath),
       consolePath: this.#consolePath,
     });
+  }
+
+  /**
+   * From 2026 Home Assistant takes the YAML `http:` settings (our port) as a trial: unless an
+   * administrator confirms them it restarts on its default port 8123 five minutes later, and its
+   * frontend asks to confirm. Confirmed here, as the owner would; 2024.3 has no such trial.
+   */
+  async #confirmHttpConfig(): Promise<void> {
+    let config: { pending: unknown };
+    try {
+      config = await this.wsCommand<{ pending: unknown }>({ type: "http/config" });
+    } catch (error) {
+      if (error instanceof HaCommandError && error.code === "unknown_command") return;
+      throw error;
+    }
+    if (config.pending) await this.wsCommand({ type: "http/config/promote" });
   }
 
   /** Automations attach their triggers at `homeassistant_started`: nothing is reliable before RUNNING. */
