@@ -1,5 +1,6 @@
 import type { ChildRef } from "../engine/sink.js";
 import type { Logger } from "../log/logger.js";
+import type { EntityNames } from "./entity-names.js";
 import { HomeAssistantError } from "./errors.js";
 
 /** What the records need of the websocket link. */
@@ -18,8 +19,6 @@ interface RegistryEntry {
   unique_id: string;
 }
 
-const ID_PREFIX = "reward_facts_delivery_";
-
 /**
  * One `input_text` helper per child in Home Assistant, holding the id of the child's last fired
  * fact: the record the delivery script checks and updates (delivery-script.ts). Home Assistant
@@ -34,13 +33,15 @@ const ID_PREFIX = "reward_facts_delivery_";
 export class DeliveryRecords {
   readonly #link: CommandLink;
   readonly #logger: Logger;
+  readonly #names: EntityNames;
   readonly #entityIds = new Map<string, string>();
   #supported: boolean | undefined;
   #warned = false;
 
-  constructor(link: CommandLink, logger: Logger) {
+  constructor(link: CommandLink, logger: Logger, names: EntityNames) {
     this.#link = link;
     this.#logger = logger;
+    this.#names = names;
   }
 
   /** false once Home Assistant has said it has no `input_text`; undefined until asked. */
@@ -77,7 +78,7 @@ export class DeliveryRecords {
     const created: string[] = [];
     const wanted = new Map<string, ChildRef>();
     for (const child of missing) {
-      let id = recordIdOf(child.id);
+      let id = recordIdOf(child.id, this.#names);
       if (!known.has(id)) {
         id = await this.#create(child);
         created.push(id);
@@ -105,7 +106,7 @@ export class DeliveryRecords {
     // The name at creation sets the id (and the entity id); the readable name comes after.
     const item = await this.#link.command<InputTextItem>({
       type: "input_text/create",
-      name: `${ID_PREFIX}${child.id}`,
+      name: `${this.#names.recordPrefix}${child.id}`,
       max: 255,
       icon: "mdi:clipboard-check-outline",
     });
@@ -133,8 +134,8 @@ export class DeliveryRecords {
 }
 
 /** The helper's id for a child, as Home Assistant's slugify makes it from the creation name. */
-export function recordIdOf(childId: string): string {
-  return `${ID_PREFIX}${childId}`
+export function recordIdOf(childId: string, names: EntityNames): string {
+  return `${names.recordPrefix}${childId}`
     .normalize("NFKD")
     .replace(/[\u0300-\u036f]/g, "")
     .toLowerCase()

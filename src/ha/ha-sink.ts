@@ -15,6 +15,7 @@ import { HaConnection } from "./connection.js";
 import { DeliveryRecords } from "./delivery-records.js";
 import { deliveryScript, readDeliveryResult } from "./delivery-script.js";
 import { type ChildIdentity, childEntities, refusedStatusEntity, statusEntity } from "./entities.js";
+import { contractNames, type EntityNames } from "./entity-names.js";
 import type { EntityPublisher, EntityPublisherFactory } from "./entity-publisher.js";
 import {
   HomeAssistantAuthError,
@@ -22,7 +23,7 @@ import {
   HomeAssistantNotAdminError,
   HomeAssistantNotConnectedError,
 } from "./errors.js";
-import { EVENT_TYPE, eventData } from "./event-data.js";
+import { eventData } from "./event-data.js";
 import { brokerNotice, type PersistentNotice, tokenNotice } from "./notifications.js";
 import { RestEntities } from "./rest/rest-entities.js";
 import { slugsFor } from "./slugs.js";
@@ -38,6 +39,8 @@ export interface HaSinkOptions {
   pongTimeoutMs?: number;
   /** How entities are published; REST-made states when not given. */
   entities?: EntityPublisherFactory;
+  /** The ids of the entities, the event and the records: the contract's unless given (the demo's). */
+  names?: EntityNames;
 }
 
 /** Failed writes within this window make the status `ha_degraded`. */
@@ -47,11 +50,12 @@ export const LAST_READ_REFRESH_MS = 10 * 60_000;
 
 /**
  * Publishes what the engine reads into Home Assistant: states through REST, journal facts as
- * `reward_facts_event` bus events through the websocket, by a script that also records the fact in
+ * `reward_facts_event` bus events (the names' event type) through the websocket, by a script that also records the fact in
  * the child's delivery record (delivery-script.ts); the script's result is the acknowledgement.
  */
 export class HaSink implements Sink {
   readonly #logger: Logger;
+  readonly #names: EntityNames;
   readonly #connection: HaConnection;
   readonly #states: StateWriter;
   readonly #entities: EntityPublisher;
@@ -67,6 +71,7 @@ export class HaSink implements Sink {
 
   constructor(options: HaSinkOptions) {
     this.#logger = options.logger;
+    this.#names = options.names ?? contractNames;
     this.#states = new StateWriter({
       url: options.url,
       token: options.token,
@@ -82,9 +87,14 @@ export class HaSink implements Sink {
       pongTimeoutMs: options.pongTimeoutMs ?? 10_000,
       onRunning: () => this.#onRunning(),
     });
-    this.#records = new DeliveryRecords(this.#connection, options.logger);
-    const parts = { connection: this.#connection, states: this.#states, logger: options.logger };
-    this.#entities = (options.entities ?? ((ha) => new RestEntities(ha.states)))(parts);
+    this.#records = new DeliveryRecords(this.#connection, options.logger, this.#names);
+    const parts = {
+      connection: this.#connection,
+      states: this.#states,
+      logger: options.logger,
+      names: this.#names,
+    };
+    this.#entities = (options.entities ?? ((ha) => new RestEntities(ha.states, ha.names)))(parts);
     const call = (domain: string, service: string, data: Record<string, unknown>) =>
       this.#states.callService(domain, service, data);
     this.#tokenNotice = tokenNotice(call, options.logger);
@@ -132,7 +142,7 @@ export class HaSink implements Sink {
     this.#lastReads.set(child.id, readAt);
     const identity = this.#identity(child);
     await this.#publishing(() =>
-      this.#entities.publishChild(identity, childEntities(identity, today, readAt)),
+      this.#entities.publishChild(identity, childEntities(this.#names, identity, today, readAt)),
     );
   }
 
@@ -145,14 +155,14 @@ export class HaSink implements Sink {
         // No record to ask (no input_text): a fact in doubt goes again, marked, rather than lost.
         await this.#connection.command({
           type: "fire_event",
-          event_type: EVENT_TYPE,
+          event_type: this.#names.eventType,
           event_data: { ...data, redelivered: delivery.inDoubt },
         });
         return {};
       }
       const identity = this.#identity(child);
       const script = deliveryScript({
-        eventType: EVENT_TYPE,
+        eventType: this.#names.eventType,
         data,
         beforeEvent: {
           redelivered: this.#entities.deliverySteps(identity, data, true),
@@ -192,7 +202,9 @@ export class HaSink implements Sink {
   async publishStatus(status: EngineStatus): Promise<void> {
     this.#status = status;
     const degraded = Date.now() - this.#lastWriteFailure < DEGRADED_WINDOW_MS;
-    await this.#publishing(() => this.#entities.publishStatus(statusEntity(status, degraded), status));
+    await this.#publishing(() =>
+      this.#entities.publishStatus(statusEntity(this.#names, status, degraded), status),
+    );
     await this.#tokenNotice.show(status.state === "token_invalid");
   }
 
@@ -239,7 +251,7 @@ export class HaSink implements Sink {
       // Nothing can be published the chosen way: the status says so (as a REST-made state, the
       // one way left) and a notification tells what to fix; facts wait, nothing is lost.
       await this.#publishing(async () => {
-        await this.#states.write([refusedStatusEntity(refusal)]);
+        await this.#states.write([refusedStatusEntity(this.#names, refusal)]);
       });
       await this.#brokerNotice.show(true);
       return;

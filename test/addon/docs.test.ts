@@ -17,6 +17,7 @@ import {
   statusEntity,
   unavailableChildEntities,
 } from "../../src/ha/entities.js";
+import { contractNames } from "../../src/ha/entity-names.js";
 import { EVENT_TYPE, eventData } from "../../src/ha/event-data.js";
 import { BROKER_NOTIFICATION_ID, TOKEN_NOTIFICATION_ID } from "../../src/ha/index.js";
 import { sampleCalmDay, sampleToday } from "../support/facts.js";
@@ -80,10 +81,10 @@ describe("DOCS.md", () => {
 
   it("documents every attribute the entities carry", () => {
     const states = [
-      ...childEntities(child, myDay, Date.now()),
-      ...childEntities(child, calmDay, Date.now()),
-      ...unavailableChildEntities(child, "api_unreachable"),
-      statusEntity({
+      ...childEntities(contractNames, child, myDay, Date.now()),
+      ...childEntities(contractNames, child, calmDay, Date.now()),
+      ...unavailableChildEntities(contractNames, child, "api_unreachable"),
+      statusEntity(contractNames, {
         state: "ok",
         requestsLastMinute: 3,
         budgetPerMinute: 27,

@@ -1,5 +1,6 @@
 import type { EngineStatus, UnavailableReason } from "../../engine/sink.js";
 import { type ChildIdentity, type EntityState, unavailableChildEntities } from "../entities.js";
+import type { EntityNames } from "../entity-names.js";
 import type { EntityPublisher } from "../entity-publisher.js";
 import type { StateWriter } from "../state-writer.js";
 
@@ -13,9 +14,11 @@ export class RestEntities implements EntityPublisher {
   readonly ready = true;
   readonly refusal = undefined;
   readonly #states: StateWriter;
+  readonly #names: EntityNames;
 
-  constructor(states: StateWriter) {
+  constructor(states: StateWriter, names: EntityNames) {
     this.#states = states;
+    this.#names = names;
   }
 
   async open(): Promise<void> {}
@@ -32,7 +35,7 @@ export class RestEntities implements EntityPublisher {
   }
 
   async markUnavailable(child: ChildIdentity, reason: UnavailableReason, lastReadAt: number | undefined) {
-    await this.#states.write(unavailableChildEntities(child, reason, lastReadAt));
+    await this.#states.write(unavailableChildEntities(this.#names, child, reason, lastReadAt));
   }
 
   async publishStatus(status: EntityState, _engine: EngineStatus): Promise<void> {
