@@ -144,6 +144,8 @@ export class App {
           requireAdmin: homeAssistant.kind === "standalone",
           logger: this.#logger,
           broker,
+          entityPrefix: this.#config.entityPrefix,
+          removeOnStop: this.#config.removeOnStop,
         }),
       );
     }

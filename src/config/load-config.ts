@@ -35,6 +35,14 @@ export interface BridgeConfig {
   mode: "addon" | "standalone";
   /** Touched by the main loop for the container's HEALTHCHECK. */
   heartbeatFile: string;
+  /**
+   * What goes before every id in Home Assistant (entities, the event type, helpers): the
+   * contract's `reward_facts` when absent; the demo's own, so its simulated children reach no
+   * automation of the house.
+   */
+  entityPrefix?: string;
+  /** Remove what was published from Home Assistant when stopping (the demo leaves nothing behind). */
+  removeOnStop?: boolean;
   /** Tests only (REWARD_FACTS_TEST_PAUSE=<moment>:<ms>): a pause in each delivery, to kill the bridge there. */
   testPause?: { moment: DeliveryMoment; ms: number };
 }

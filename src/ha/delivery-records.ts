@@ -102,6 +102,17 @@ export class DeliveryRecords {
     return true;
   }
 
+  /** Deletes the records found or made in this run (the demo's, when it stops). */
+  async removeAll(): Promise<void> {
+    const registry = await this.#link.command<RegistryEntry[]>({ type: "config/entity_registry/list" });
+    const ours = new Set(this.#entityIds.values());
+    for (const entry of registry) {
+      if (entry.platform !== "input_text" || !ours.has(entry.entity_id)) continue;
+      await this.#link.command({ type: "input_text/delete", input_text_id: entry.unique_id });
+    }
+    this.#entityIds.clear();
+  }
+
   async #create(child: ChildRef): Promise<string> {
     // The name at creation sets the id (and the entity id); the readable name comes after.
     const item = await this.#link.command<InputTextItem>({

@@ -28,6 +28,8 @@ export interface EntityPublisher {
   open(): Promise<void>;
   /** Says the bridge stops and disconnects. */
   close(): Promise<void>;
+  /** Removes every entity it published from Home Assistant (the demo, when it stops). */
+  remove(): Promise<void>;
   /** Whether states can be published now. */
   readonly ready: boolean;
   /** Why nothing can be published this way until the configuration changes (the broker refused). */

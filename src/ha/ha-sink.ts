@@ -41,6 +41,8 @@ export interface HaSinkOptions {
   entities?: EntityPublisherFactory;
   /** The ids of the entities, the event and the records: the contract's unless given (the demo's). */
   names?: EntityNames;
+  /** At close, remove every entity and record published (the demo's simulated children). */
+  removeOnStop?: boolean;
 }
 
 /** Failed writes within this window make the status `ha_degraded`. */
@@ -56,6 +58,7 @@ export const LAST_READ_REFRESH_MS = 10 * 60_000;
 export class HaSink implements Sink {
   readonly #logger: Logger;
   readonly #names: EntityNames;
+  readonly #removeOnStop: boolean;
   readonly #connection: HaConnection;
   readonly #states: StateWriter;
   readonly #entities: EntityPublisher;
@@ -72,6 +75,7 @@ export class HaSink implements Sink {
   constructor(options: HaSinkOptions) {
     this.#logger = options.logger;
     this.#names = options.names ?? contractNames;
+    this.#removeOnStop = options.removeOnStop ?? false;
     this.#states = new StateWriter({
       url: options.url,
       token: options.token,
@@ -216,11 +220,26 @@ export class HaSink implements Sink {
   }
 
   async close(): Promise<void> {
+    if (this.#removeOnStop) await this.#removeEverything();
     await this.#entities.close().catch((error: unknown) => {
       this.#logger.warn({ err: error }, "the entities could not be told the bridge stops");
     });
     this.#connection.close();
     await this.#states.close();
+  }
+
+  /** Nothing of this run stays in Home Assistant: its entities, its delivery records. */
+  async #removeEverything(): Promise<void> {
+    const steps: Array<[string, () => Promise<void>]> = [
+      ["entities", () => this.#entities.remove()],
+      ["delivery records", () => this.#records.removeAll()],
+    ];
+    for (const [what, step] of steps) {
+      await step().catch((error: unknown) => {
+        this.#logger.warn({ err: error }, `the ${what} could not be removed from Home Assistant`);
+      });
+    }
+    this.#logger.info("removed what this run had published from Home Assistant");
   }
 
   #identity(child: ChildRef): ChildIdentity {

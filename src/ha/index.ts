@@ -3,6 +3,7 @@
 import type { Sink } from "../engine/sink.js";
 import type { Logger } from "../log/logger.js";
 import { BRIDGE_VERSION } from "../version.js";
+import { EntityNames } from "./entity-names.js";
 import { HaSink } from "./ha-sink.js";
 import { mqttEntities } from "./mqtt/mqtt-entities.js";
 import type { BrokerAddress } from "./mqtt/mqtt-link.js";
@@ -19,13 +20,19 @@ export interface HomeAssistantTargetOptions {
   logger: Logger;
   /** Entities through MQTT discovery on this broker; REST-made states when null. */
   broker: BrokerAddress | null;
+  /** The prefix of entity ids, the event type and helpers; the contract's `reward_facts` when absent. */
+  entityPrefix?: string | undefined;
+  /** Remove everything published when the bridge stops (the demo). */
+  removeOnStop?: boolean | undefined;
 }
 
 /** The sink that publishes to Home Assistant: entities, the bus event, the token notification. */
 export function homeAssistantSink(options: HomeAssistantTargetOptions): Sink {
-  const { broker, ...rest } = options;
+  const { broker, entityPrefix, removeOnStop, ...rest } = options;
   return new HaSink({
     ...rest,
+    names: new EntityNames(entityPrefix),
+    removeOnStop: removeOnStop ?? false,
     ...(broker ? { entities: mqttEntities({ broker, bridgeVersion: BRIDGE_VERSION }) } : {}),
   });
 }

@@ -73,6 +73,7 @@ describe("demoConfig", () => {
       today_interval_seconds: 15,
       children: [],
       log_level: "warning",
+      publish: "rest",
     });
   });
 
@@ -91,6 +92,8 @@ describe("demoConfig", () => {
       token: "long-lived",
     });
     expect(config.options.log_level).toBe("debug");
+    // Apart from the house's own: its own names, and nothing left behind when it stops.
+    expect(config).toMatchObject({ entityPrefix: "reward_facts_demo", removeOnStop: true });
 
     let problems: readonly string[] = [];
     try {

@@ -95,6 +95,17 @@ export class MqttEntities implements EntityPublisher {
     return this.#link.close();
   }
 
+  /** Empty retained discovery configs: Home Assistant removes the devices and their entities. */
+  async remove(): Promise<void> {
+    for (const child of this.#children.values())
+      await this.#publishDiscovery(clearChildDiscovery(child, this.#context()));
+    await this.#publishDiscovery(
+      bridgeDiscovery(this.#context()).map((message) => ({ topic: message.topic, payload: null })),
+    );
+    this.#children.clear();
+    this.#last.clear();
+  }
+
   async republish(): Promise<void> {
     await this.#announceBridge();
     for (const child of this.#children.values()) await this.#announce(child);

@@ -26,6 +26,11 @@ export class RestEntities implements EntityPublisher {
   async whenReady(): Promise<void> {}
   async setChildren(): Promise<void> {}
 
+  /** Home Assistant would keep REST-made states until it restarts: each is deleted. */
+  async remove(): Promise<void> {
+    await this.#states.removeAll();
+  }
+
   async republish(): Promise<void> {
     await this.#states.republishAll();
   }
