@@ -13,6 +13,11 @@ describe("parseDemoArgs", () => {
     });
   });
 
+  it("answers --help (or -h), whatever else is given, with the usage", () => {
+    expect(parseDemoArgs(["--help"])).toBe("help");
+    expect(parseDemoArgs(["--speed", "30", "-h"])).toBe("help");
+  });
+
   it.each([
     [["--speed", "0"]],
     [["--speed", "fast"]],
