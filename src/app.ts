@@ -146,6 +146,7 @@ export class App {
           broker,
           entityPrefix: this.#config.entityPrefix,
           removeOnStop: this.#config.removeOnStop,
+          dashboard: this.#config.options.dashboard,
         }),
       );
     }

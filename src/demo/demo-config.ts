@@ -44,6 +44,8 @@ export function demoConfig(input: DemoConfigInput): BridgeConfig {
     // States written through the API, which the demo deletes when it stops; never registry
     // entities and devices of a broker that would outlive it.
     REWARD_FACTS_PUBLISH: "rest",
+    // The dashboard of its children, to see what the bridge's looks like; removed with the rest.
+    REWARD_FACTS_DASHBOARD: "true",
     REWARD_FACTS_DATA_DIR: input.dataDir,
     // Beside the store, not /tmp's: a real bridge on this machine keeps its own heartbeat.
     REWARD_FACTS_HEARTBEAT_FILE: join(input.dataDir, "heartbeat"),

@@ -1,12 +1,8 @@
 import type { ChildRef } from "../engine/sink.js";
 import type { Logger } from "../log/logger.js";
+import type { CommandLink } from "./command-link.js";
 import type { EntityNames } from "./entity-names.js";
 import { HomeAssistantError } from "./errors.js";
-
-/** What the records need of the websocket link. */
-export interface CommandLink {
-  command<T>(message: { type: string; [key: string]: unknown }): Promise<T>;
-}
 
 interface InputTextItem {
   id: string;

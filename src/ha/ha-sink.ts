@@ -12,6 +12,7 @@ import {
 } from "../engine/sink.js";
 import type { Logger } from "../log/logger.js";
 import { HaConnection } from "./connection.js";
+import { DashboardKeeper } from "./dashboard/dashboard-keeper.js";
 import { DeliveryRecords } from "./delivery-records.js";
 import { deliveryScript, readDeliveryResult } from "./delivery-script.js";
 import { type ChildIdentity, childEntities, refusedStatusEntity, statusEntity } from "./entities.js";
@@ -43,6 +44,8 @@ export interface HaSinkOptions {
   names?: EntityNames;
   /** At close, remove every entity and record published (the demo's simulated children). */
   removeOnStop?: boolean;
+  /** Make and keep the Rewards dashboard (the `dashboard` option). */
+  dashboard?: boolean;
 }
 
 /** Failed writes within this window make the status `ha_degraded`. */
@@ -63,7 +66,10 @@ export class HaSink implements Sink {
   readonly #states: StateWriter;
   readonly #entities: EntityPublisher;
   readonly #records: DeliveryRecords;
+  readonly #dashboard: DashboardKeeper | undefined;
   #children: readonly ChildRef[] = [];
+  /** The children have been told once: a dashboard made before would show none. */
+  #childrenKnown = false;
   #slugs = new Map<string, string>();
   /** When each child's today was last read. */
   readonly #lastReads = new Map<string, number>();
@@ -99,6 +105,14 @@ export class HaSink implements Sink {
       names: this.#names,
     };
     this.#entities = (options.entities ?? ((ha) => new RestEntities(ha.states, ha.names)))(parts);
+    this.#dashboard = options.dashboard
+      ? new DashboardKeeper({
+          link: this.#connection,
+          logger: options.logger,
+          names: this.#names,
+          mode: () => this.#entities.mode,
+        })
+      : undefined;
     const call = (domain: string, service: string, data: Record<string, unknown>) =>
       this.#states.callService(domain, service, data);
     this.#tokenNotice = tokenNotice(call, options.logger);
@@ -139,7 +153,11 @@ export class HaSink implements Sink {
     this.#children = children;
     this.#slugs = slugsFor(children);
     await this.#publishing(() => this.#entities.setChildren(children.map((child) => this.#identity(child))));
-    if (this.#connection.ready) await this.#ensureRecords();
+    this.#childrenKnown = true;
+    if (this.#connection.ready) {
+      await this.#ensureRecords();
+      await this.#keepDashboard();
+    }
   }
 
   async publishToday(child: ChildRef, today: Today, readAt: number): Promise<void> {
@@ -233,6 +251,7 @@ export class HaSink implements Sink {
     const steps: Array<[string, () => Promise<void>]> = [
       ["entities", () => this.#entities.remove()],
       ["delivery records", () => this.#records.removeAll()],
+      ["dashboard", async () => this.#dashboard?.remove()],
     ];
     for (const [what, step] of steps) {
       await step().catch((error: unknown) => {
@@ -276,6 +295,8 @@ export class HaSink implements Sink {
       return;
     }
     await this.#republish();
+    // Home Assistant may have been restored from a backup, or the dashboard deleted meanwhile.
+    await this.#keepDashboard();
   }
 
   /** The child's delivery record; undefined only when Home Assistant cannot keep one. */
@@ -296,6 +317,12 @@ export class HaSink implements Sink {
 
   async #ensureRecords(): Promise<void> {
     await this.#records.ensure(this.#children);
+  }
+
+  /** The dashboard of the children followed, once they are known (it logs its own failures). */
+  async #keepDashboard(): Promise<void> {
+    if (!this.#dashboard || !this.#childrenKnown) return;
+    await this.#dashboard.keep(this.#children.map((child) => this.#identity(child)));
   }
 
   /** After Home Assistant (re)started: every state again, then the status. */

@@ -24,6 +24,8 @@ export interface HomeAssistantTargetOptions {
   entityPrefix?: string | undefined;
   /** Remove everything published when the bridge stops (the demo). */
   removeOnStop?: boolean | undefined;
+  /** Make and keep the Rewards dashboard. */
+  dashboard: boolean;
 }
 
 /** The sink that publishes to Home Assistant: entities, the bus event, the token notification. */

@@ -8,6 +8,8 @@ import { environmentNames } from "../../src/config/load-config.js";
 import { optionsSchema } from "../../src/config/options-schema.js";
 import type { BridgeState } from "../../src/engine/sink.js";
 import { reasonText, unavailableReasonKinds } from "../../src/engine/unavailable-reason.js";
+import { DEFAULT_GAUGE_MAX } from "../../src/ha/dashboard/build-dashboard.js";
+import { childCards } from "../../src/ha/dashboard/child-cards.js";
 import {
   type ChildIdentity,
   childEntities,
@@ -166,11 +168,16 @@ describe("DOCS.md", () => {
       expect(docs).toContain(spelling);
   });
 
-  it("builds the dashboard from core cards only", () => {
+  it("gives, for a dashboard kept by hand, exactly the cards the bridge writes (Léa's column, MQTT)", () => {
     const card = yamlBlocks
-      .map((block) => parse(block) as { type?: string; cards?: Array<{ type: string }> })
+      .map((block) => parse(block) as { type?: string })
       .find((value) => value?.type === "vertical-stack");
-    expect(card?.cards?.map((c) => c.type).sort()).toEqual(["entities", "gauge", "tile"]);
+    expect(card).toEqual(
+      childCards(
+        { slug: "lea", firstName: "Léa" },
+        { names: contractNames, mode: "mqtt", gaugeMax: DEFAULT_GAUGE_MAX },
+      ),
+    );
   });
 
   it("lists every blueprint", () => {

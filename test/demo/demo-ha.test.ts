@@ -66,8 +66,13 @@ const demoRecords = async () =>
     })
   ).filter((entry) => entry.platform === "input_text" && entry.unique_id.startsWith("reward_facts_demo_"));
 
+const demoDashboards = async () =>
+  (await ha.wsCommand<Array<{ url_path: string }>>({ type: "lovelace/dashboards/list" })).filter(
+    (dashboard) => dashboard.url_path === "reward-facts-demo",
+  );
+
 describe(`the demo publishing to a real Home Assistant ${version}`, () => {
-  it("keeps apart from the house's automations, under ids of its own, and leaves nothing when it stops", async () => {
+  it("keeps apart from the house's automations, under ids of its own, with a dashboard of its own, and leaves nothing when it stops", async () => {
     // --start 20:00: the day's facts are in the journal already, so they flow at the first poll.
     demo = spawn(process.execPath, ["--import", "tsx", main, "--start", "20:00"], {
       cwd: root,
@@ -115,6 +120,16 @@ describe(`the demo publishing to a real Home Assistant ${version}`, () => {
     });
     expect(during.has("sensor.reward_facts_demo_status")).toBe(true);
     expect((await demoRecords()).length).toBeGreaterThanOrEqual(2);
+    // Its dashboard, for its own children, beside whatever the house has.
+    await ha.waitFor(async () => (await demoDashboards()).length === 1, {
+      timeoutMs: 15_000,
+      description: "the demo's dashboard",
+    });
+    const shown = JSON.stringify(
+      await ha.wsCommand({ type: "lovelace/config", url_path: "reward-facts-demo" }),
+    );
+    expect(shown).toContain("sensor.reward_facts_demo_lea_minutes_remaining");
+    expect(shown).not.toMatch(/\.reward_facts_(?!demo_)/);
     expect(output).toContain("sensor.reward_facts_demo_");
 
     // Nothing under the contract's names: no state, no event, the house's automation never ran.
@@ -139,6 +154,7 @@ describe(`the demo publishing to a real Home Assistant ${version}`, () => {
     expect(code).toBe(0);
     expect(await demoStates()).toEqual([]);
     expect(await demoRecords()).toEqual([]);
+    expect(await demoDashboards()).toEqual([]);
     expect(realEvents.events).toEqual([]);
     expect((await ha.getState("input_boolean.flag"))?.state).toBe("off");
     expect(output).not.toContain(ha.token);

@@ -79,6 +79,7 @@ describe("demoConfig", () => {
       children: [],
       log_level: "warning",
       publish: "rest",
+      dashboard: true,
     });
   });
 

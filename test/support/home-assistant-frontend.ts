@@ -130,3 +130,22 @@ export async function openFrontend(
   await page.goto(`${tokens.hassUrl}${path}`);
   return page;
 }
+
+/**
+ * The text a person sees in each element matching `selector` (which pierces shadow roots), its
+ * shadow trees included: the frontend puts some words straight into a shadow root (a relative time,
+ * a gauge's number), where the page's text locators do not find them.
+ */
+export function visibleTexts(page: Page, selector: string): Promise<string[]> {
+  return page.locator(selector).evaluateAll((elements) => {
+    const textOf = (node: Node): string => {
+      let text = node instanceof Element && node.shadowRoot ? textOf(node.shadowRoot) : "";
+      for (const child of Array.from(node.childNodes)) {
+        if (child.nodeName === "STYLE" || child.nodeName === "SCRIPT") continue;
+        text += child.nodeType === Node.TEXT_NODE ? child.textContent : textOf(child);
+      }
+      return text;
+    };
+    return elements.map((element) => textOf(element).replace(/\s+/g, " ").trim());
+  });
+}

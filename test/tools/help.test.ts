@@ -13,6 +13,7 @@ describe.each([
   ["demo", /^Usage: npm run demo -- \[--speed X\] \[--start HH:MM\]$/m],
   ["simulator", /^Usage: npm run simulator -- \[--port N\] \[--seed S\]/m],
   ["addon:bundle", /^usage: npm run addon:bundle -- \[--out DIR\]/m],
+  ["dashboard", /^Usage: npm run dashboard -- \[--help\]$/m],
 ])("npm run %s -- --help", (script, usage) => {
   it("prints the usage with one -- before every flag, and exits 0", async () => {
     const { stdout, stderr } = await run("npm", ["run", "--silent", script, "--", "--help"], {
