@@ -74,7 +74,7 @@ export class App {
       logger,
       beforeRequest: (signal) => budget.acquire(signal),
     });
-    const sink = this.#buildSink(await this.#broker());
+    const sink = await this.#buildSink(await this.#broker());
     this.#sink = sink;
     this.#engine = new Engine({
       reader: this.#client,
@@ -132,13 +132,13 @@ export class App {
   }
 
   /** Home Assistant when configured, the extra sink (the demo's screen), else the log. */
-  #buildSink(broker: BrokerAddress | null): Sink {
+  async #buildSink(broker: BrokerAddress | null): Promise<Sink> {
     const { homeAssistant } = this.#config;
     const sinks: Sink[] = [];
     if (homeAssistant) {
       this.#logger.info({ url: homeAssistant.url }, "connecting to Home Assistant");
       sinks.push(
-        homeAssistantSink({
+        await homeAssistantSink({
           url: homeAssistant.url,
           token: homeAssistant.token,
           requireAdmin: homeAssistant.kind === "standalone",

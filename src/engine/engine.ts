@@ -72,6 +72,8 @@ export class Engine {
   #demand = 0;
   #publishedStatus = "";
   #lastTurnAt = 0;
+  /** The budget's allowance the cadence was computed for: a 429 lowers it, calm raises it. */
+  #cadenceAllowance = 0;
   #stopped = false;
   #running: Promise<void> | null = null;
 
@@ -155,7 +157,7 @@ export class Engine {
     return {
       state,
       requestsLastMinute: this.#o.budget.usedInWindow(now),
-      budgetPerMinute: Math.round((this.#o.budget.perWindow * 60_000) / this.#o.budget.windowMs),
+      budgetPerMinute: Math.round((this.#o.budget.allowance(now) * 60_000) / this.#o.budget.windowMs),
       demandPerMinute: Math.round(this.#demand * 10) / 10,
       stretch: Math.round(this.#stretch * 100) / 100,
       children: [...this.#tracks.values()].filter((t) => !t.suspended).map((t) => t.child),
@@ -185,6 +187,8 @@ export class Engine {
           continue;
         }
         await this.#runJob(job, signal);
+        if (this.#discovered && this.#o.budget.allowance() !== this.#cadenceAllowance)
+          this.#recomputeCadence();
         await this.#publishStatus(false);
       }
     } catch (error) {
@@ -291,11 +295,21 @@ export class Engine {
 
   #recomputeCadence(): void {
     const active = [...this.#tracks.values()].filter((t) => !t.suspended).length;
-    const budgetPerMinute = (this.#o.budget.perWindow * 60_000) / this.#o.budget.windowMs;
+    const previous = this.#cadenceAllowance;
+    this.#cadenceAllowance = this.#o.budget.allowance();
+    const shared = this.#cadenceAllowance < this.#o.budget.perWindow;
+    const budgetPerMinute = (this.#cadenceAllowance * 60_000) / this.#o.budget.windowMs;
     const cadence = cadenceFor(active, { ...this.#o, budgetPerMinute });
-    if (cadence.stretch > 1 && Math.abs(cadence.stretch - this.#stretch) > 0.001) {
+    const context = { children: active, demandPerMinute: cadence.demandPerMinute, budgetPerMinute };
+    if (shared && this.#cadenceAllowance < previous) {
+      // Logged when it shrinks only: it grows back one request every two calm minutes.
+      this.#o.logger.info(
+        context,
+        "another client uses the token: the bridge takes less of it, intervals follow",
+      );
+    } else if (!shared && cadence.stretch > 1 && Math.abs(cadence.stretch - this.#stretch) > 0.001) {
       this.#o.logger.warn(
-        { children: active, demandPerMinute: cadence.demandPerMinute, budgetPerMinute },
+        context,
         `more children than the API's budget allows on cadence: intervals stretched ×${cadence.stretch.toFixed(2)}`,
       );
     }

@@ -9,7 +9,16 @@ export interface RateBudgetOptions {
   windowMs?: number;
   /** Where the requests are kept across restarts; in memory only without it. */
   history?: RequestHistory;
+  /** Jitter of the pause after a 429 (tests give a seeded one). */
+  random?: () => number;
 }
+
+/** The least the budget lowers itself to after 429s: the bridge must still read something. */
+const MIN_ALLOWANCE = 4;
+/** Calm time after which the allowance grows by one request, when a 429 has lowered it. */
+const INCREASE_EVERY_MS = 2 * 60_000;
+/** The first pause after a 429 without Retry-After; doubled for each 429 in a row, up to the window. */
+const FIRST_PAUSE_MS = 5_000;
 
 /** A request recorded without its answer was in flight when the process died: it reached the API
  * by this long after it left, at the latest, as far as the window is concerned. */
@@ -30,15 +39,24 @@ export class RateBudget {
   readonly windowMs: number;
   readonly #history: RequestHistory | undefined;
   readonly #requests: RequestRecord[] = [];
+  readonly #random: () => number;
   #pausedUntil = 0;
   #rateLimitedCount = 0;
   #lastSentAt = 0;
+  /** What the bridge allows itself per window now: below perWindow while the token is shared. */
+  #allowance: number;
+  #lastCutAt = 0;
+  #lastIncreaseAt = 0;
+  /** 429s in a row, each within a window of the one before. */
+  #streak = 0;
 
   constructor(options: RateBudgetOptions = {}) {
     const limit = options.limitPerMinute ?? 30;
     this.perWindow = Math.max(1, limit - (options.safetyMargin ?? 2));
     this.windowMs = options.windowMs ?? 60_000;
     this.#history = options.history;
+    this.#random = options.random ?? Math.random;
+    this.#allowance = this.perWindow;
     if (this.#history) {
       const loaded = this.#history.load();
       const now = Date.now();
@@ -81,17 +99,31 @@ export class RateBudget {
     };
   }
 
+  /** Requests per window the budget allows itself now (perWindow unless 429s have lowered it). */
+  allowance(now: number = Date.now()): number {
+    // Additive increase: a calm spell gives back one request at a time.
+    if (
+      this.#allowance < this.perWindow &&
+      now - Math.max(this.#lastCutAt, this.#lastIncreaseAt) >= INCREASE_EVERY_MS
+    ) {
+      this.#allowance = Math.min(this.perWindow, this.#allowance + 1);
+      this.#lastIncreaseAt = now;
+    }
+    return Math.floor(this.#allowance);
+  }
+
   /** How long until a request may leave; 0 when it may leave now. */
   waitMs(now: number = Date.now()): number {
     this.#forget(now);
     const pause = this.#pausedUntil - now;
+    const allowance = this.allowance(now);
     let full = 0;
-    if (this.#requests.length >= this.perWindow) {
+    if (this.#requests.length >= allowance) {
       // Slots free one window after each answer; one still in flight holds its slot until then.
       const frees = this.#requests
         .map((r) => (r.settledAt === undefined ? Number.POSITIVE_INFINITY : r.settledAt + this.windowMs))
         .sort((a, b) => a - b);
-      const next = frees[this.#requests.length - this.perWindow] ?? now;
+      const next = frees[this.#requests.length - allowance] ?? now;
       // All the slots held by requests in flight: check again shortly.
       full = Number.isFinite(next) ? next - now : 100;
     }
@@ -99,12 +131,22 @@ export class RateBudget {
   }
 
   /**
-   * After a 429: nothing leaves until the API's delay has passed, or, when it gave none, until
-   * the whole window has passed since now (the API's window type is not known).
+   * After a 429, another client uses the token too. What the API allows was full with what the
+   * bridge sent in the window: the bridge allows itself one less from now on (never below a
+   * floor), and grows back by one every two calm minutes (additive increase, multiplicative-like
+   * decrease). Nothing leaves until the API's delay, or, when it gave none, a short pause that
+   * doubles with each 429 in a row, jittered so that two clients never fall into step.
    */
   pauseAfterRateLimit(retryAfterMs: number | undefined, now: number = Date.now()): void {
     this.#rateLimitedCount++;
-    this.#pausedUntil = Math.max(this.#pausedUntil, now + (retryAfterMs ?? this.windowMs));
+    this.#forget(now);
+    const sent = this.#requests.filter((r) => r.sentAt > now - this.windowMs).length;
+    this.#allowance = Math.max(MIN_ALLOWANCE, Math.min(this.#allowance * 0.75, sent - 1));
+    this.#streak = now - this.#lastCutAt < this.windowMs ? this.#streak + 1 : 1;
+    this.#lastCutAt = now;
+    const base = Math.min(this.windowMs, FIRST_PAUSE_MS * 2 ** (this.#streak - 1));
+    const pause = retryAfterMs ?? base * (0.5 + this.#random() * 0.5);
+    this.#pausedUntil = Math.max(this.#pausedUntil, now + pause);
     this.#history?.paused(this.#pausedUntil);
   }
 

@@ -11,6 +11,7 @@ import {
   HomeAssistantNotConnectedError,
   toHomeAssistantError,
 } from "./errors.js";
+import { ReadyGate } from "./ready-gate.js";
 
 export interface HaConnectionOptions {
   /** Base URL of Home Assistant (http://supervisor/core in the add-on). */
@@ -48,8 +49,7 @@ async function ensureWebSocket(): Promise<void> {
 export class HaConnection {
   readonly #o: Required<HaConnectionOptions>;
   #conn: Connection | undefined;
-  #ready = false;
-  #readyWaiters: Array<() => void> = [];
+  readonly #readiness = new ReadyGate();
   #config: HassConfig | undefined;
   #heartbeat: NodeJS.Timeout | undefined;
   #closed = false;
@@ -85,7 +85,7 @@ export class HaConnection {
     });
     await conn.subscribeEvents(() => {
       // Core is shutting down: stop sending before the socket closes.
-      if (this.#ready) this.#o.logger.info("Home Assistant is stopping");
+      if (this.#readiness.isOpen) this.#o.logger.info("Home Assistant is stopping");
       this.#setReady(false);
     }, "homeassistant_stop");
     await conn.subscribeEvents(() => void this.#onConnected(), "homeassistant_started");
@@ -99,7 +99,7 @@ export class HaConnection {
   }
 
   get ready(): boolean {
-    return this.#ready;
+    return this.#readiness.isOpen;
   }
 
   /** Home Assistant's version (`2026.11.0`), once connected. */
@@ -114,19 +114,7 @@ export class HaConnection {
   }
 
   whenReady(signal: AbortSignal): Promise<void> {
-    if (this.#ready) return Promise.resolve();
-    return new Promise((resolve, reject) => {
-      const waiter = () => {
-        signal.removeEventListener("abort", onAbort);
-        resolve();
-      };
-      const onAbort = () => {
-        this.#readyWaiters = this.#readyWaiters.filter((w) => w !== waiter);
-        reject(signal.reason);
-      };
-      signal.addEventListener("abort", onAbort, { once: true });
-      this.#readyWaiters.push(waiter);
-    });
+    return this.#readiness.wait(signal);
   }
 
   /**
@@ -183,9 +171,8 @@ export class HaConnection {
   }
 
   #setReady(ready: boolean): void {
-    if (ready && !this.#ready) this.#o.logger.info("Home Assistant is running: publishing");
-    this.#ready = ready;
-    if (ready) for (const resolve of this.#readyWaiters.splice(0)) resolve();
+    if (ready && !this.#readiness.isOpen) this.#o.logger.info("Home Assistant is running: publishing");
+    this.#readiness.set(ready);
   }
 
   #startHeartbeat(): void {

@@ -5,7 +5,6 @@ import type { Logger } from "../log/logger.js";
 import { BRIDGE_VERSION } from "../version.js";
 import { EntityNames } from "./entity-names.js";
 import { HaSink } from "./ha-sink.js";
-import { mqttEntities } from "./mqtt/mqtt-entities.js";
 import type { BrokerAddress } from "./mqtt/mqtt-link.js";
 
 export { EVENT_TYPE } from "./event-data.js";
@@ -28,13 +27,14 @@ export interface HomeAssistantTargetOptions {
   dashboard: boolean;
 }
 
-/** The sink that publishes to Home Assistant: entities, the bus event, the token notification. */
-export function homeAssistantSink(options: HomeAssistantTargetOptions): Sink {
+/**
+ * The sink that publishes to Home Assistant: entities, the bus event, the token notification.
+ * The MQTT client is loaded only when entities go through MQTT (it is the heaviest module).
+ */
+export async function homeAssistantSink(options: HomeAssistantTargetOptions): Promise<Sink> {
   const { broker, entityPrefix, removeOnStop, ...rest } = options;
-  return new HaSink({
-    ...rest,
-    names: new EntityNames(entityPrefix),
-    removeOnStop: removeOnStop ?? false,
-    ...(broker ? { entities: mqttEntities({ broker, bridgeVersion: BRIDGE_VERSION }) } : {}),
-  });
+  const common = { ...rest, names: new EntityNames(entityPrefix), removeOnStop: removeOnStop ?? false };
+  if (!broker) return new HaSink(common);
+  const { mqttEntities } = await import("./mqtt/mqtt-entities.js");
+  return new HaSink({ ...common, entities: mqttEntities({ broker, bridgeVersion: BRIDGE_VERSION }) });
 }

@@ -22,6 +22,7 @@ export const BUILD_INPUTS = [
   "package-lock.json",
   "tsconfig.json",
   "src",
+  "addon/tsconfig.build.json",
   "addon/entrypoint.sh",
 ];
 

@@ -5,6 +5,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiSimulator } from "../../src/simulator/index.js";
 import { BridgeProcess } from "../support/bridge-process.js";
+import { busiestMinute } from "../support/engine-rig.js";
 
 // A bridge in a crash loop (killed and started again 5 times within a minute) keeps to the API's
 // 30 requests a minute: the budget's window is kept in the data directory, not in the process.
@@ -20,18 +21,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await sim?.stop();
 });
-
-/** The most requests the API saw in any 60 s, by their arrival. */
-function busiestMinute(times: number[]): number {
-  const sorted = [...times].sort((a, b) => a - b);
-  let max = 0;
-  let first = 0;
-  for (let last = 0; last < sorted.length; last++) {
-    while ((sorted[last] as number) - (sorted[first] as number) >= 60_000) first++;
-    max = Math.max(max, last - first + 1);
-  }
-  return max;
-}
 
 describe("restarts and the rate budget", () => {
   it(`${RESTARTS} restarts within a minute: never a 429, never more than ${BUDGET} in any 60 s`, async () => {

@@ -14,18 +14,22 @@ const START = "2026-11-21T09:00:00Z";
 const onlyOrdinary = { prepare: (sim: EngineRig["sim"]) => ({ childrenFilter: [sim.children.ordinary.id] }) };
 
 describe("429: the whole token pauses", () => {
-  it("pauses every request until the window frees, counts it, and says rate_limited", async () => {
-    // An API stricter than its spec: 5 a minute. The engine's budget allows 28, so it meets 429s.
+  it("learns what a stricter API leaves: few 429s, each paused, the budget lowered, and says rate_limited", async () => {
+    // An API stricter than its spec (5 a minute), as a token shared with another client would be.
     rig = await EngineRig.start({ start: START, simulator: { rateLimitPerMinute: 5 } });
     await rig.time.advance(10 * MINUTE);
     const limited = rig.served().filter((r) => r.status === 429);
     expect(limited.length).toBeGreaterThan(0);
+    // It learns: not a 429 every minute (the old fixed pause got one per window, 10 here).
+    expect(limited.length).toBeLessThanOrEqual(4);
     expect(rig.engine.status().rateLimitedCount).toBe(limited.length);
-    // Never hammers: after each 429, nothing for a whole window.
+    // Never hammers: after each 429, a pause first (5 s at least halved by the jitter).
     for (const hit of limited) {
       const next = rig.served().find((r) => r.at > hit.at);
-      if (next) expect(next.at - hit.at).toBeGreaterThanOrEqual(60_000);
+      if (next) expect(next.at - hit.at).toBeGreaterThanOrEqual(2_500);
     }
+    // What it allows itself now fits what the API leaves.
+    expect(rig.engine.status().budgetPerMinute).toBeLessThanOrEqual(5);
     expect(rig.sink.statuses.some((s) => s.state === "rate_limited")).toBe(true);
     expect(rig.logs.matching(/429/).length).toBe(limited.length);
   });

@@ -173,15 +173,20 @@ export class EngineRig {
 
   /** The largest number of requests the simulator saw in any 60 s window. */
   maxInAnyMinute(): number {
-    const times = this.sim.requests.map((r) => r.at).sort((a, b) => a - b);
-    let max = 0;
-    let first = 0;
-    for (let last = 0; last < times.length; last++) {
-      while ((times[last] as number) - (times[first] as number) >= 60_000) first++;
-      max = Math.max(max, last - first + 1);
-    }
-    return max;
+    return busiestMinute(this.sim.requests.map((r) => r.at));
   }
+}
+
+/** The most of `times` (epoch ms) that fall in any 60 s. */
+export function busiestMinute(times: readonly number[]): number {
+  const sorted = [...times].sort((a, b) => a - b);
+  let max = 0;
+  let first = 0;
+  for (let last = 0; last < sorted.length; last++) {
+    while ((sorted[last] as number) - (sorted[first] as number) >= 60_000) first++;
+    max = Math.max(max, last - first + 1);
+  }
+  return max;
 }
 
 /** A small deterministic generator (mulberry32), so that jitter repeats from run to run. */

@@ -1,6 +1,6 @@
 import { mkdtemp } from "node:fs/promises";
-import { createServer } from "node:net";
 import { join } from "node:path";
+import { freeLoopbackPort } from "./free-port.js";
 import { writeHomeAssistantConfig } from "./home-assistant-config.js";
 import { ensureHomeAssistant } from "./home-assistant-install.js";
 import { HomeAssistant, log, PortTakenError } from "./home-assistant-instance.js";
@@ -59,18 +59,3 @@ export async function startHomeAssistant(
  * each, longer when both install at once on two cores), and a worker waits for another's install.
  */
 export const HOME_ASSISTANT_SETUP_TIMEOUT_MS = 20 * 60_000;
-
-/** Asks the kernel for a free port. Another process could take it before HA binds: rare on loopback. */
-function freeLoopbackPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => {
-        if (address && typeof address === "object") resolve(address.port);
-        else reject(new Error("no port assigned"));
-      });
-    });
-  });
-}

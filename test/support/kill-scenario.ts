@@ -107,12 +107,17 @@ export async function runBridgeKills(options: KillRoundOptions): Promise<KillRou
         await sleep(700 + random() * 1_800);
       } else {
         // In the middle of a delivery, however long the start takes on a loaded machine: once
-        // the run has noted a fact, within the next few facts.
+        // the run has noted a fact, within the next few facts. When nothing is left to deliver
+        // (the producer done, everything in), any moment will do.
+        const journalSize = () =>
+          sim.journal(sim.children.ordinary.id).length + sim.journal(sim.children.custody.id).length;
         await ha
-          .waitFor(async () => (await sizeOf(join(dataDir, DELIVERED_LOG_FILE))) > ledgerBefore, {
-            timeoutMs: 30_000,
-            intervalMs: 10,
-          })
+          .waitFor(
+            async () =>
+              (await sizeOf(join(dataDir, DELIVERED_LOG_FILE))) > ledgerBefore ||
+              (producer.produced() >= options.facts && (await loggedEventIds(ha)).length >= journalSize()),
+            { timeoutMs: 30_000, intervalMs: 20 },
+          )
           .catch(() => undefined);
         await sleep(random() * 150);
       }

@@ -1,11 +1,12 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { closeSync, openSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { createServer, Socket } from "node:net";
+import { Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { ensureDebianProgram } from "./debian-package.js";
+import { freeLoopbackPort } from "./free-port.js";
 import { runCommand, tailLines } from "./run-command.js";
 
 /*
@@ -42,7 +43,7 @@ export function ensureMosquitto(): Promise<void> {
 export async function startMosquitto(options: MosquittoOptions = {}): Promise<MosquittoBroker> {
   await ensureMosquitto();
   const dir = await mkdtemp(join(tmpdir(), "reward-facts-mosquitto-"));
-  const port = await freePort();
+  const port = await freeLoopbackPort();
   // `user root`: as root, Mosquitto would drop to its own user, who cannot read this private folder.
   const lines = [`listener ${port} 127.0.0.1`, "persistence false", "log_dest stderr", "user root"];
   if (options.user) {
@@ -108,18 +109,5 @@ function listening(port: number): Promise<boolean> {
     });
     socket.once("error", () => resolve(false));
     socket.connect(port, "127.0.0.1");
-  });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() =>
-        address && typeof address === "object" ? resolve(address.port) : reject(new Error("no port")),
-      );
-    });
   });
 }

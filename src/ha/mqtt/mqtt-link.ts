@@ -1,5 +1,6 @@
 import { connect, type IClientOptions } from "mqtt";
 import type { Logger } from "../../log/logger.js";
+import { ReadyGate } from "../ready-gate.js";
 import type { StateMessage } from "./state-messages.js";
 import { BRIDGE_AVAILABILITY, HOME_ASSISTANT_STATUS } from "./topics.js";
 
@@ -45,7 +46,8 @@ export class MqttLink {
   readonly #o: MqttLinkOptions;
   #client: ReturnType<typeof connect> | undefined;
   #everConnected = false;
-  #waiters: Array<() => void> = [];
+  /** Connected and the birth message out: what publishing waits for. */
+  readonly #connected = new ReadyGate();
   #lostLogged = false;
   #refused: BrokerRefusedError | undefined;
 
@@ -54,7 +56,7 @@ export class MqttLink {
   }
 
   get connected(): boolean {
-    return this.#client?.connected === true;
+    return this.#connected.isOpen && this.#client?.connected === true;
   }
 
   /** Set once the broker has refused the credentials (it is not retried until restart). */
@@ -80,6 +82,7 @@ export class MqttLink {
     this.#client = client;
     client.on("connect", () => void this.#onConnect());
     client.on("close", () => {
+      this.#connected.set(false);
       if (!this.#lostLogged && !client.disconnecting && this.#everConnected) {
         this.#lostLogged = true;
         this.#o.logger.warn("the MQTT broker is away; facts wait for it");
@@ -124,19 +127,7 @@ export class MqttLink {
   }
 
   whenConnected(signal: AbortSignal): Promise<void> {
-    if (this.connected) return Promise.resolve();
-    return new Promise((resolve, reject) => {
-      const waiter = () => {
-        signal.removeEventListener("abort", onAbort);
-        resolve();
-      };
-      const onAbort = () => {
-        this.#waiters = this.#waiters.filter((w) => w !== waiter);
-        reject(signal.reason);
-      };
-      signal.addEventListener("abort", onAbort, { once: true });
-      this.#waiters.push(waiter);
-    });
+    return this.#connected.wait(signal);
   }
 
   /** Publishes (QoS 1) and resolves once the broker has it; BrokerUnavailableError when offline. */
@@ -170,7 +161,7 @@ export class MqttLink {
       this.#o.logger.warn({ err: error }, "the MQTT broker did not take the bridge's birth message");
       return;
     }
-    for (const resolve of this.#waiters.splice(0)) resolve();
+    this.#connected.set(true);
   }
 
   #classify(error: unknown): Error {
