@@ -114,6 +114,12 @@ export interface FrontendPageOptions {
   height: number;
 }
 
+/**
+ * The household's zone for the browser too (the harness's Home Assistant and the simulator use it):
+ * the frontend shows times in the browser's zone by default, so a picture reads the same anywhere.
+ */
+const BROWSER_TIME_ZONE = "Europe/Paris";
+
 /** A page of its own browser context, signed in with `tokens`, at `path` once the frontend has loaded. */
 export async function openFrontend(
   browser: Browser,
@@ -121,7 +127,12 @@ export async function openFrontend(
   path: string,
   viewport: FrontendPageOptions,
 ): Promise<Page> {
-  const context = await browser.newContext({ viewport, deviceScaleFactor: 1, locale: "en-GB" });
+  const context = await browser.newContext({
+    viewport,
+    deviceScaleFactor: 1,
+    locale: "en-GB",
+    timezoneId: BROWSER_TIME_ZONE,
+  });
   // Before any script of the page runs: the frontend reads its tokens at start.
   await context.addInitScript((stored) => {
     window.localStorage.setItem("hassTokens", stored);
@@ -134,11 +145,17 @@ export async function openFrontend(
 /**
  * The text a person sees in each element matching `selector` (which pierces shadow roots), its
  * shadow trees included: the frontend puts some words straight into a shadow root (a relative time,
- * a gauge's number), where the page's text locators do not find them.
+ * a gauge's number), where the page's text locators do not find them. Elements hidden by style
+ * (a conditional card whose condition fails) are left out, as a person does not see them.
  */
 export function visibleTexts(page: Page, selector: string): Promise<string[]> {
   return page.locator(selector).evaluateAll((elements) => {
     const textOf = (node: Node): string => {
+      // Not checkVisibility(): the frontend's wrappers are `display: contents`, which it calls hidden.
+      if (node instanceof Element) {
+        const style = getComputedStyle(node);
+        if (style.display === "none" || style.visibility === "hidden") return "";
+      }
       let text = node instanceof Element && node.shadowRoot ? textOf(node.shadowRoot) : "";
       for (const child of Array.from(node.childNodes)) {
         if (child.nodeName === "STYLE" || child.nodeName === "SCRIPT") continue;
