@@ -42,8 +42,16 @@ beforeAll(async () => {
     startMosquitto({ user }),
     ApiSimulator.start({ clock }),
   ]);
-  // An afternoon: the day's behaviours settled, points and minutes to show.
-  clock.set(latestAfternoon(sim, Date.now(), () => true));
+  // An afternoon: the day's behaviours settled, points and minutes to show, and no planned session
+  // running (its end would read from the browser's real clock, "a day ago").
+  const lea = sim.children.ordinary;
+  clock.set(
+    latestAfternoon(sim, Date.now(), (at) => {
+      clock.set(at);
+      const today = sim.today(lea.id);
+      return today.isMyDay && today.session?.running !== true;
+    }),
+  );
   await setUpMqttIntegration(ha, broker, user);
   bridge = new BridgeProcess({
     REWARD_FACTS_API_TOKEN: sim.tokens.household,
