@@ -47,7 +47,9 @@ export function todayText(entities: { points: string; streak: string; behaviors:
     `{%- set icons = ${dict(statusIcons)} -%}`,
     `${icon("mdi:star-circle")} **{{ states(${literal(entities.points)}) }}**` +
       `{{ " of " ~ max if max is not none else "" }} points` +
-      ` &nbsp; ${icon("mdi:fire")} **{{ states(${literal(entities.streak)}) }}** days in a row`,
+      ` &nbsp; ${icon("mdi:fire")} **{{ states(${literal(entities.streak)}) }}**` +
+      // "1 day", not "1 days": the streak is often 1 (its first day back).
+      ` {{ "day" if states(${literal(entities.streak)}) == "1" else "days" }} in a row`,
     "{% if items %}",
     "",
     "**Today**",
