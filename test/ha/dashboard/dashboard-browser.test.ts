@@ -96,7 +96,7 @@ function expectAtHome(column: string, child: Child): void {
   expect(column).toMatch(gaugeMinutesPattern(today.minutesRemaining));
   const max = today.maxPoints === null ? "" : ` of ${today.maxPoints}`;
   expect(column).toContain(`${today.points}${max} points`);
-  expect(column).toContain(`${today.streakDays} days in a row`);
+  expect(column).toContain(`${today.streakDays} ${today.streakDays === 1 ? "day" : "days"} in a row`);
   expect(column).not.toContain("At the other home");
 }
 
@@ -201,6 +201,10 @@ describe(`the Rewards dashboard in Chromium, Home Assistant ${version}`, () => {
   it("while a session runs shows when it ends, as a time from now, under the child's minutes", async () => {
     // Now, in real time: the browser counts the session's end from its own clock.
     clock.set(Date.now());
+    // Léa did what she had to, then started a session of 20 minutes.
+    for (const behavior of sim.behaviors(lea.id)) {
+      sim.addEvent(lea.id, { type: "behavior_validated", behaviorId: behavior.id });
+    }
     sim.addEvent(lea.id, { type: "session_started", minutes: 20 });
     await bridgeCaughtUp();
     await ha.waitFor(
