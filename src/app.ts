@@ -144,6 +144,9 @@ export class App {
           requireAdmin: homeAssistant.kind === "standalone",
           logger: this.#logger,
           broker,
+          entityPrefix: this.#config.entityPrefix,
+          removeOnStop: this.#config.removeOnStop,
+          dashboard: this.#config.options.dashboard,
         }),
       );
     }

@@ -18,6 +18,8 @@ const onOldestToo = [
   // The delivery script and MQTT discovery speak version-specific Home Assistant.
   "test/ha/delivery-record.test.ts",
   "test/ha/mqtt/mqtt-publisher.test.ts",
+  // The dashboard: Home Assistant's own cards, as each release's frontend draws them.
+  "test/ha/dashboard/dashboard-ha.test.ts",
 ];
 
 // Lives under test/ because the add-on layout reserves the top level (and any `config.*` name).

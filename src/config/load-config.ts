@@ -35,6 +35,14 @@ export interface BridgeConfig {
   mode: "addon" | "standalone";
   /** Touched by the main loop for the container's HEALTHCHECK. */
   heartbeatFile: string;
+  /**
+   * What goes before every id in Home Assistant (entities, the event type, helpers): the
+   * contract's `reward_facts` when absent; the demo's own, so its simulated children reach no
+   * automation of the house.
+   */
+  entityPrefix?: string;
+  /** Remove what was published from Home Assistant when stopping (the demo leaves nothing behind). */
+  removeOnStop?: boolean;
   /** Tests only (REWARD_FACTS_TEST_PAUSE=<moment>:<ms>): a pause in each delivery, to kill the bridge there. */
   testPause?: { moment: DeliveryMoment; ms: number };
 }
@@ -53,6 +61,7 @@ export const environmentNames: Record<keyof BridgeOptions, string> = {
   replayed_after_minutes: "REWARD_FACTS_REPLAYED_AFTER_MINUTES",
   log_level: "REWARD_FACTS_LOG_LEVEL",
   publish: "REWARD_FACTS_PUBLISH",
+  dashboard: "REWARD_FACTS_DASHBOARD",
 };
 
 const numericOptions = new Set<keyof BridgeOptions>([
@@ -60,6 +69,14 @@ const numericOptions = new Set<keyof BridgeOptions>([
   "today_interval_seconds",
   "replayed_after_minutes",
 ]);
+const booleanOptions = new Set<keyof BridgeOptions>(["dashboard"]);
+
+/** An environment variable's words for yes and no; anything else stays text, which the schema refuses. */
+function booleanOf(value: string): boolean | string {
+  if (/^\s*(true|yes|on|1)\s*$/i.test(value)) return true;
+  if (/^\s*(false|no|off|0)\s*$/i.test(value)) return false;
+  return value;
+}
 
 /**
  * Reads the configuration: `/data/options.json` in the add-on (told apart by SUPERVISOR_TOKEN),
@@ -142,6 +159,7 @@ function fromEnvironment(env: NodeJS.ProcessEnv): Record<string, unknown> {
         .filter(Boolean);
     else if (numericOptions.has(key))
       options[key] = /^\s*-?\d+(\.\d+)?\s*$/.test(value) ? Number(value) : value;
+    else if (booleanOptions.has(key)) options[key] = booleanOf(value);
     else options[key] = value;
   }
   return options;
@@ -175,6 +193,7 @@ function messageOf(issue: z.core.$ZodIssue, given: boolean): string {
   switch (issue.code) {
     case "invalid_type":
       if (!given) return "is required";
+      if (issue.expected === "boolean") return "must be true or false";
       return `must be ${issue.expected === "number" || issue.expected === "int" ? "a whole number" : `a ${issue.expected}`}`;
     case "too_small":
       return issue.origin === "string" ? "must not be empty" : `must be at least ${issue.minimum}`;

@@ -28,6 +28,11 @@ export const optionsSchema = z.object({
    * per child); `rest`, states written through its API; `auto`, MQTT when a broker is known.
    */
   publish: z.enum(["auto", "mqtt", "rest"]).default("auto"),
+  /**
+   * Whether the bridge makes (and keeps up to date) a "Rewards" dashboard in Home Assistant. Off
+   * by default: a dashboard appears in everyone's sidebar, which is the household's choice.
+   */
+  dashboard: z.boolean().default(false),
 });
 
 export type BridgeOptions = z.infer<typeof optionsSchema>;

@@ -21,6 +21,13 @@ export const DEMO_EVENTS_INTERVAL_SECONDS = 12;
 export const DEMO_TODAY_INTERVAL_SECONDS = 15;
 
 /**
+ * The demo's names in Home Assistant: `sensor.reward_facts_demo_lea_minutes_remaining`,
+ * `reward_facts_demo_event`. Never the contract's, so that a "TV off" or an announcement
+ * listening to the real ones does not run on simulated children.
+ */
+export const DEMO_ENTITY_PREFIX = "reward_facts_demo";
+
+/**
  * The bridge's configuration for the demo, built by the same loader as a real one from an
  * environment made here: the same validation, defaults and "NAME: problem" errors. Nothing else
  * of the user's environment leaks in (a real REWARD_FACTS_DATA_DIR or token, SUPERVISOR_TOKEN).
@@ -28,12 +35,17 @@ export const DEMO_TODAY_INTERVAL_SECONDS = 15;
  */
 export function demoConfig(input: DemoConfigInput): BridgeConfig {
   const { env } = input;
-  return loadConfig({
+  const config = loadConfig({
     REWARD_FACTS_API_TOKEN: input.apiToken,
     REWARD_FACTS_API_BASE_URL: input.apiBaseUrl,
     REWARD_FACTS_EVENTS_INTERVAL_SECONDS: String(DEMO_EVENTS_INTERVAL_SECONDS),
     REWARD_FACTS_TODAY_INTERVAL_SECONDS: String(DEMO_TODAY_INTERVAL_SECONDS),
     REWARD_FACTS_LOG_LEVEL: env.REWARD_FACTS_LOG_LEVEL || "warning",
+    // States written through the API, which the demo deletes when it stops; never registry
+    // entities and devices of a broker that would outlive it.
+    REWARD_FACTS_PUBLISH: "rest",
+    // The dashboard of its children, to see what the bridge's looks like; removed with the rest.
+    REWARD_FACTS_DASHBOARD: "true",
     REWARD_FACTS_DATA_DIR: input.dataDir,
     // Beside the store, not /tmp's: a real bridge on this machine keeps its own heartbeat.
     REWARD_FACTS_HEARTBEAT_FILE: join(input.dataDir, "heartbeat"),
@@ -41,4 +53,6 @@ export function demoConfig(input: DemoConfigInput): BridgeConfig {
     HA_URL: env.HA_URL,
     HA_TOKEN: env.HA_TOKEN,
   });
+  // Its entities, events and helpers apart, and gone from Home Assistant when it stops.
+  return { ...config, entityPrefix: DEMO_ENTITY_PREFIX, removeOnStop: true };
 }

@@ -7,7 +7,7 @@ import { LiveViewSink } from "../console/live-view-sink.js";
 import { createLogger } from "../log/logger.js";
 import { ApiSimulator } from "../simulator/index.js";
 import type { DemoArgs } from "./demo-args.js";
-import { demoConfig } from "./demo-config.js";
+import { DEMO_ENTITY_PREFIX, demoConfig } from "./demo-config.js";
 import { householdClock, householdTimeZone } from "./household-clock.js";
 
 export interface DemoOptions extends DemoArgs {
@@ -96,7 +96,9 @@ function headerLines(args: DemoArgs, config: BridgeConfig, simulator: ApiSimulat
     ha
       ? // The engine reads nothing until Home Assistant is connected: say so, or a silent screen
         // looks like a hang while it is down.
-        `Also publishing to Home Assistant at ${ha.url}; nothing shows until it is connected.`
+        `Also publishing to Home Assistant at ${ha.url} as sensor.${DEMO_ENTITY_PREFIX}_… and ` +
+        `${DEMO_ENTITY_PREFIX}_event (never the real ids), removed when the demo stops; ` +
+        "nothing shows until it is connected."
       : "Shown here only: set HA_URL and HA_TOKEN to publish to a Home Assistant as well.",
   ];
 }

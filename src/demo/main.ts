@@ -15,6 +15,10 @@ async function main(): Promise<number> {
     process.stderr.write(`${error.message}\n\n${demoUsage}\n`);
     return EXIT_CONFIG;
   }
+  if (args === "help") {
+    process.stdout.write(`${demoUsage}\n`);
+    return EXIT_OK;
+  }
   const demo = new Demo({
     ...args,
     env: process.env,

@@ -67,13 +67,6 @@ export const childEntityDefinitions: Record<ChildEntityKind, EntityDefinition> =
 
 export const childEntityKinds = Object.keys(childEntityDefinitions) as ChildEntityKind[];
 
-/** The contract's entity id of a child's entity. */
-export function childEntityId(slug: string, kind: ChildEntityKind): string {
-  return `${childEntityDefinitions[kind].component}.reward_facts_${slug}_${kind}`;
-}
-
-export const STATUS_ENTITY_ID = "sensor.reward_facts_status";
-
 export const statusDefinition: EntityDefinition = {
   component: "sensor",
   name: "Reward Facts status",

@@ -24,6 +24,11 @@ export interface HaConnectionOptions {
   onRunning: () => Promise<void>;
   heartbeatMs?: number;
   pongTimeoutMs?: number;
+  /**
+   * Keep trying the first connection until Home Assistant answers (the bridge, which may start
+   * before it); a one-shot command gives up at once instead. True unless told.
+   */
+  retryFirstConnect?: boolean;
 }
 
 /** Node 20 has no global WebSocket (Node 22 has): the library needs one. */
@@ -51,7 +56,7 @@ export class HaConnection {
   #generation = 0;
 
   constructor(options: HaConnectionOptions) {
-    this.#o = { heartbeatMs: 30_000, pongTimeoutMs: 10_000, ...options };
+    this.#o = { heartbeatMs: 30_000, pongTimeoutMs: 10_000, retryFirstConnect: true, ...options };
   }
 
   /** Connects; resolves once connected (not necessarily RUNNING). Throws on a refused token. */
@@ -61,7 +66,7 @@ export class HaConnection {
     try {
       conn = await createConnection({
         auth: createLongLivedTokenAuth(this.#o.url, this.#o.token),
-        setupRetry: -1,
+        setupRetry: this.#o.retryFirstConnect ? -1 : 0,
       });
     } catch (error) {
       throw toHomeAssistantError(error);

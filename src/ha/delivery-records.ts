@@ -1,11 +1,8 @@
 import type { ChildRef } from "../engine/sink.js";
 import type { Logger } from "../log/logger.js";
+import type { CommandLink } from "./command-link.js";
+import type { EntityNames } from "./entity-names.js";
 import { HomeAssistantError } from "./errors.js";
-
-/** What the records need of the websocket link. */
-export interface CommandLink {
-  command<T>(message: { type: string; [key: string]: unknown }): Promise<T>;
-}
 
 interface InputTextItem {
   id: string;
@@ -17,8 +14,6 @@ interface RegistryEntry {
   platform: string;
   unique_id: string;
 }
-
-const ID_PREFIX = "reward_facts_delivery_";
 
 /**
  * One `input_text` helper per child in Home Assistant, holding the id of the child's last fired
@@ -34,13 +29,15 @@ const ID_PREFIX = "reward_facts_delivery_";
 export class DeliveryRecords {
   readonly #link: CommandLink;
   readonly #logger: Logger;
+  readonly #names: EntityNames;
   readonly #entityIds = new Map<string, string>();
   #supported: boolean | undefined;
   #warned = false;
 
-  constructor(link: CommandLink, logger: Logger) {
+  constructor(link: CommandLink, logger: Logger, names: EntityNames) {
     this.#link = link;
     this.#logger = logger;
+    this.#names = names;
   }
 
   /** false once Home Assistant has said it has no `input_text`; undefined until asked. */
@@ -77,7 +74,7 @@ export class DeliveryRecords {
     const created: string[] = [];
     const wanted = new Map<string, ChildRef>();
     for (const child of missing) {
-      let id = recordIdOf(child.id);
+      let id = recordIdOf(child.id, this.#names);
       if (!known.has(id)) {
         id = await this.#create(child);
         created.push(id);
@@ -101,11 +98,22 @@ export class DeliveryRecords {
     return true;
   }
 
+  /** Deletes the records found or made in this run (the demo's, when it stops). */
+  async removeAll(): Promise<void> {
+    const registry = await this.#link.command<RegistryEntry[]>({ type: "config/entity_registry/list" });
+    const ours = new Set(this.#entityIds.values());
+    for (const entry of registry) {
+      if (entry.platform !== "input_text" || !ours.has(entry.entity_id)) continue;
+      await this.#link.command({ type: "input_text/delete", input_text_id: entry.unique_id });
+    }
+    this.#entityIds.clear();
+  }
+
   async #create(child: ChildRef): Promise<string> {
     // The name at creation sets the id (and the entity id); the readable name comes after.
     const item = await this.#link.command<InputTextItem>({
       type: "input_text/create",
-      name: `${ID_PREFIX}${child.id}`,
+      name: `${this.#names.recordPrefix}${child.id}`,
       max: 255,
       icon: "mdi:clipboard-check-outline",
     });
@@ -133,8 +141,8 @@ export class DeliveryRecords {
 }
 
 /** The helper's id for a child, as Home Assistant's slugify makes it from the creation name. */
-export function recordIdOf(childId: string): string {
-  return `${ID_PREFIX}${childId}`
+export function recordIdOf(childId: string, names: EntityNames): string {
+  return `${names.recordPrefix}${childId}`
     .normalize("NFKD")
     .replace(/[\u0300-\u036f]/g, "")
     .toLowerCase()

@@ -4,17 +4,18 @@ import { reasonText } from "../engine/unavailable-reason.js";
 import {
   type ChildEntityKind,
   childEntityDefinitions,
-  childEntityId,
   childEntityKinds,
   classAttributes,
-  STATUS_ENTITY_ID,
   statusDefinition,
 } from "./catalogue.js";
+import type { EntityNames } from "./entity-names.js";
 
-export { childEntityId, childEntityKinds, STATUS_ENTITY_ID } from "./catalogue.js";
+export { childEntityKinds } from "./catalogue.js";
+export { childEntityId, STATUS_ENTITY_ID } from "./entity-names.js";
 
 // Pure mapping of facts to Home Assistant entity ids, states and attributes, as the bridge
-// contract fixes them. snake_case lives here, at the edge; nothing here does I/O.
+// contract fixes them, under the names given (the contract's, or the demo's). snake_case lives
+// here, at the edge; nothing here does I/O.
 
 export type Attributes = Record<string, unknown>;
 
@@ -53,15 +54,21 @@ function isoTime(ms: number): string {
   return new Date(ms).toISOString().replace(/\.\d{3}Z$/, "+00:00");
 }
 
+/** A child's entities under one naming. */
+interface ChildNaming {
+  names: EntityNames;
+  child: ChildIdentity;
+}
+
 function entity(
-  child: ChildIdentity,
+  { names, child }: ChildNaming,
   kind: ChildEntityKind,
   state: string,
   attributes: Attributes = {},
 ): EntityState {
   const def = childEntityDefinitions[kind];
   return {
-    entityId: childEntityId(child.slug, kind),
+    entityId: names.child(child.slug, kind),
     kind,
     state: state.slice(0, MAX_STATE_LENGTH),
     attributes: {
@@ -89,15 +96,20 @@ function behaviorItems(behaviors: readonly Behavior[]) {
  * each with `last_read`: when the values were last read from the API, so a template can tell
  * a stale value.
  */
-export function childEntities(child: ChildIdentity, today: Today, readAt: number): EntityState[] {
+export function childEntities(
+  names: EntityNames,
+  child: ChildIdentity,
+  today: Today,
+  readAt: number,
+): EntityState[] {
   const lastRead = isoTime(readAt);
-  return todayEntities(child, today).map((state) => ({
+  return todayEntities({ names, child }, today).map((state) => ({
     ...state,
     attributes: { ...state.attributes, last_read: lastRead },
   }));
 }
 
-function todayEntities(child: ChildIdentity, today: Today): EntityState[] {
+function todayEntities(child: ChildNaming, today: Today): EntityState[] {
   if (!today.isMyDay) {
     // The other household's day: the API says nothing but that. Minutes are 0 here (nothing can
     // be used at this home), what cannot be known is `unknown`.
@@ -158,18 +170,19 @@ function todayEntities(child: ChildIdentity, today: Today): EntityState[] {
  * read (null if never in this run).
  */
 export function unavailableChildEntities(
+  names: EntityNames,
   child: ChildIdentity,
   reason: UnavailableReason,
   lastReadAt?: number,
 ): EntityState[] {
   const attributes = { reason: reasonText(reason), last_read: lastReadAt ? isoTime(lastReadAt) : null };
-  return childEntityKinds.map((kind) => entity(child, kind, "unavailable", attributes));
+  return childEntityKinds.map((kind) => entity({ names, child }, kind, "unavailable", attributes));
 }
 
 /** The status while the entities cannot be published at all (the MQTT broker refused the bridge). */
-export function refusedStatusEntity(reason: string): EntityState {
+export function refusedStatusEntity(names: EntityNames, reason: string): EntityState {
   return {
-    entityId: STATUS_ENTITY_ID,
+    entityId: names.status,
     state: "broker_refused",
     attributes: {
       last_error: reason.slice(0, MAX_STATE_LENGTH),
@@ -180,11 +193,11 @@ export function refusedStatusEntity(reason: string): EntityState {
 }
 
 /** The bridge's own status sensor. `haDegraded` is the publisher's own judgement. */
-export function statusEntity(status: EngineStatus, haDegraded = false): EntityState {
+export function statusEntity(names: EntityNames, status: EngineStatus, haDegraded = false): EntityState {
   const state: BridgeState | "ha_degraded" =
     haDegraded && status.state === "ok" ? "ha_degraded" : status.state;
   return {
-    entityId: STATUS_ENTITY_ID,
+    entityId: names.status,
     state,
     attributes: {
       requests_last_minute: status.requestsLastMinute,

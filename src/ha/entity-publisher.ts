@@ -2,6 +2,7 @@ import type { EngineStatus, UnavailableReason } from "../engine/sink.js";
 import type { Logger } from "../log/logger.js";
 import type { HaConnection } from "./connection.js";
 import type { ChildIdentity, EntityState } from "./entities.js";
+import type { EntityNames } from "./entity-names.js";
 import type { StateWriter } from "./state-writer.js";
 
 /** What a way of publishing entities can use of the Home Assistant link. */
@@ -9,6 +10,8 @@ export interface HomeAssistantParts {
   connection: HaConnection;
   states: StateWriter;
   logger: Logger;
+  /** The ids entities and the event are given: the contract's, or the demo's. */
+  names: EntityNames;
 }
 
 export type EntityPublisherFactory = (parts: HomeAssistantParts) => EntityPublisher;
@@ -25,6 +28,8 @@ export interface EntityPublisher {
   open(): Promise<void>;
   /** Says the bridge stops and disconnects. */
   close(): Promise<void>;
+  /** Removes every entity it published from Home Assistant (the demo, when it stops). */
+  remove(): Promise<void>;
   /** Whether states can be published now. */
   readonly ready: boolean;
   /** Why nothing can be published this way until the configuration changes (the broker refused). */

@@ -1,8 +1,8 @@
 import type { FactDelivery } from "../engine/sink.js";
 import type { ChildIdentity } from "./entities.js";
 
-/** The one bus event type the bridge fires, once per journal fact. */
-export const EVENT_TYPE = "reward_facts_event";
+/** The bus event type of the contract; the bridge fires its EntityNames' eventType, once per journal fact. */
+export { EVENT_TYPE } from "./entity-names.js";
 
 /**
  * The bus event's data for a journal fact, as the contract names it, and how late it is:

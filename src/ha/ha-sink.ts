@@ -12,9 +12,11 @@ import {
 } from "../engine/sink.js";
 import type { Logger } from "../log/logger.js";
 import { HaConnection } from "./connection.js";
+import { DashboardKeeper } from "./dashboard/dashboard-keeper.js";
 import { DeliveryRecords } from "./delivery-records.js";
 import { deliveryScript, readDeliveryResult } from "./delivery-script.js";
 import { type ChildIdentity, childEntities, refusedStatusEntity, statusEntity } from "./entities.js";
+import { contractNames, type EntityNames } from "./entity-names.js";
 import type { EntityPublisher, EntityPublisherFactory } from "./entity-publisher.js";
 import {
   HomeAssistantAuthError,
@@ -22,7 +24,7 @@ import {
   HomeAssistantNotAdminError,
   HomeAssistantNotConnectedError,
 } from "./errors.js";
-import { EVENT_TYPE, eventData } from "./event-data.js";
+import { eventData } from "./event-data.js";
 import { brokerNotice, type PersistentNotice, tokenNotice } from "./notifications.js";
 import { RestEntities } from "./rest/rest-entities.js";
 import { slugsFor } from "./slugs.js";
@@ -38,6 +40,12 @@ export interface HaSinkOptions {
   pongTimeoutMs?: number;
   /** How entities are published; REST-made states when not given. */
   entities?: EntityPublisherFactory;
+  /** The ids of the entities, the event and the records: the contract's unless given (the demo's). */
+  names?: EntityNames;
+  /** At close, remove every entity and record published (the demo's simulated children). */
+  removeOnStop?: boolean;
+  /** Make and keep the Rewards dashboard (the `dashboard` option). */
+  dashboard?: boolean;
 }
 
 /** Failed writes within this window make the status `ha_degraded`. */
@@ -47,16 +55,21 @@ export const LAST_READ_REFRESH_MS = 10 * 60_000;
 
 /**
  * Publishes what the engine reads into Home Assistant: states through REST, journal facts as
- * `reward_facts_event` bus events through the websocket, by a script that also records the fact in
+ * `reward_facts_event` bus events (the names' event type) through the websocket, by a script that also records the fact in
  * the child's delivery record (delivery-script.ts); the script's result is the acknowledgement.
  */
 export class HaSink implements Sink {
   readonly #logger: Logger;
+  readonly #names: EntityNames;
+  readonly #removeOnStop: boolean;
   readonly #connection: HaConnection;
   readonly #states: StateWriter;
   readonly #entities: EntityPublisher;
   readonly #records: DeliveryRecords;
+  readonly #dashboard: DashboardKeeper | undefined;
   #children: readonly ChildRef[] = [];
+  /** The children have been told once: a dashboard made before would show none. */
+  #childrenKnown = false;
   #slugs = new Map<string, string>();
   /** When each child's today was last read. */
   readonly #lastReads = new Map<string, number>();
@@ -67,6 +80,8 @@ export class HaSink implements Sink {
 
   constructor(options: HaSinkOptions) {
     this.#logger = options.logger;
+    this.#names = options.names ?? contractNames;
+    this.#removeOnStop = options.removeOnStop ?? false;
     this.#states = new StateWriter({
       url: options.url,
       token: options.token,
@@ -82,9 +97,22 @@ export class HaSink implements Sink {
       pongTimeoutMs: options.pongTimeoutMs ?? 10_000,
       onRunning: () => this.#onRunning(),
     });
-    this.#records = new DeliveryRecords(this.#connection, options.logger);
-    const parts = { connection: this.#connection, states: this.#states, logger: options.logger };
-    this.#entities = (options.entities ?? ((ha) => new RestEntities(ha.states)))(parts);
+    this.#records = new DeliveryRecords(this.#connection, options.logger, this.#names);
+    const parts = {
+      connection: this.#connection,
+      states: this.#states,
+      logger: options.logger,
+      names: this.#names,
+    };
+    this.#entities = (options.entities ?? ((ha) => new RestEntities(ha.states, ha.names)))(parts);
+    this.#dashboard = options.dashboard
+      ? new DashboardKeeper({
+          link: this.#connection,
+          logger: options.logger,
+          names: this.#names,
+          mode: () => this.#entities.mode,
+        })
+      : undefined;
     const call = (domain: string, service: string, data: Record<string, unknown>) =>
       this.#states.callService(domain, service, data);
     this.#tokenNotice = tokenNotice(call, options.logger);
@@ -125,14 +153,18 @@ export class HaSink implements Sink {
     this.#children = children;
     this.#slugs = slugsFor(children);
     await this.#publishing(() => this.#entities.setChildren(children.map((child) => this.#identity(child))));
-    if (this.#connection.ready) await this.#ensureRecords();
+    this.#childrenKnown = true;
+    if (this.#connection.ready) {
+      await this.#ensureRecords();
+      await this.#keepDashboard();
+    }
   }
 
   async publishToday(child: ChildRef, today: Today, readAt: number): Promise<void> {
     this.#lastReads.set(child.id, readAt);
     const identity = this.#identity(child);
     await this.#publishing(() =>
-      this.#entities.publishChild(identity, childEntities(identity, today, readAt)),
+      this.#entities.publishChild(identity, childEntities(this.#names, identity, today, readAt)),
     );
   }
 
@@ -145,14 +177,14 @@ export class HaSink implements Sink {
         // No record to ask (no input_text): a fact in doubt goes again, marked, rather than lost.
         await this.#connection.command({
           type: "fire_event",
-          event_type: EVENT_TYPE,
+          event_type: this.#names.eventType,
           event_data: { ...data, redelivered: delivery.inDoubt },
         });
         return {};
       }
       const identity = this.#identity(child);
       const script = deliveryScript({
-        eventType: EVENT_TYPE,
+        eventType: this.#names.eventType,
         data,
         beforeEvent: {
           redelivered: this.#entities.deliverySteps(identity, data, true),
@@ -192,7 +224,9 @@ export class HaSink implements Sink {
   async publishStatus(status: EngineStatus): Promise<void> {
     this.#status = status;
     const degraded = Date.now() - this.#lastWriteFailure < DEGRADED_WINDOW_MS;
-    await this.#publishing(() => this.#entities.publishStatus(statusEntity(status, degraded), status));
+    await this.#publishing(() =>
+      this.#entities.publishStatus(statusEntity(this.#names, status, degraded), status),
+    );
     await this.#tokenNotice.show(status.state === "token_invalid");
   }
 
@@ -204,11 +238,27 @@ export class HaSink implements Sink {
   }
 
   async close(): Promise<void> {
+    if (this.#removeOnStop) await this.#removeEverything();
     await this.#entities.close().catch((error: unknown) => {
       this.#logger.warn({ err: error }, "the entities could not be told the bridge stops");
     });
     this.#connection.close();
     await this.#states.close();
+  }
+
+  /** Nothing of this run stays in Home Assistant: its entities, its delivery records. */
+  async #removeEverything(): Promise<void> {
+    const steps: Array<[string, () => Promise<void>]> = [
+      ["entities", () => this.#entities.remove()],
+      ["delivery records", () => this.#records.removeAll()],
+      ["dashboard", async () => this.#dashboard?.remove()],
+    ];
+    for (const [what, step] of steps) {
+      await step().catch((error: unknown) => {
+        this.#logger.warn({ err: error }, `the ${what} could not be removed from Home Assistant`);
+      });
+    }
+    this.#logger.info("removed what this run had published from Home Assistant");
   }
 
   #identity(child: ChildRef): ChildIdentity {
@@ -239,12 +289,14 @@ export class HaSink implements Sink {
       // Nothing can be published the chosen way: the status says so (as a REST-made state, the
       // one way left) and a notification tells what to fix; facts wait, nothing is lost.
       await this.#publishing(async () => {
-        await this.#states.write([refusedStatusEntity(refusal)]);
+        await this.#states.write([refusedStatusEntity(this.#names, refusal)]);
       });
       await this.#brokerNotice.show(true);
       return;
     }
     await this.#republish();
+    // Home Assistant may have been restored from a backup, or the dashboard deleted meanwhile.
+    await this.#keepDashboard();
   }
 
   /** The child's delivery record; undefined only when Home Assistant cannot keep one. */
@@ -265,6 +317,12 @@ export class HaSink implements Sink {
 
   async #ensureRecords(): Promise<void> {
     await this.#records.ensure(this.#children);
+  }
+
+  /** The dashboard of the children followed, once they are known (it logs its own failures). */
+  async #keepDashboard(): Promise<void> {
+    if (!this.#dashboard || !this.#childrenKnown) return;
+    await this.#dashboard.keep(this.#children.map((child) => this.#identity(child)));
   }
 
   /** After Home Assistant (re)started: every state again, then the status. */

@@ -3,6 +3,7 @@
 import type { Sink } from "../engine/sink.js";
 import type { Logger } from "../log/logger.js";
 import { BRIDGE_VERSION } from "../version.js";
+import { EntityNames } from "./entity-names.js";
 import { HaSink } from "./ha-sink.js";
 import type { BrokerAddress } from "./mqtt/mqtt-link.js";
 
@@ -18,6 +19,12 @@ export interface HomeAssistantTargetOptions {
   logger: Logger;
   /** Entities through MQTT discovery on this broker; REST-made states when null. */
   broker: BrokerAddress | null;
+  /** The prefix of entity ids, the event type and helpers; the contract's `reward_facts` when absent. */
+  entityPrefix?: string | undefined;
+  /** Remove everything published when the bridge stops (the demo). */
+  removeOnStop?: boolean | undefined;
+  /** Make and keep the Rewards dashboard. */
+  dashboard: boolean;
 }
 
 /**
@@ -25,8 +32,9 @@ export interface HomeAssistantTargetOptions {
  * The MQTT client is loaded only when entities go through MQTT (it is the heaviest module).
  */
 export async function homeAssistantSink(options: HomeAssistantTargetOptions): Promise<Sink> {
-  const { broker, ...rest } = options;
-  if (!broker) return new HaSink(rest);
+  const { broker, entityPrefix, removeOnStop, ...rest } = options;
+  const common = { ...rest, names: new EntityNames(entityPrefix), removeOnStop: removeOnStop ?? false };
+  if (!broker) return new HaSink(common);
   const { mqttEntities } = await import("./mqtt/mqtt-entities.js");
-  return new HaSink({ ...rest, entities: mqttEntities({ broker, bridgeVersion: BRIDGE_VERSION }) });
+  return new HaSink({ ...common, entities: mqttEntities({ broker, bridgeVersion: BRIDGE_VERSION }) });
 }

@@ -84,6 +84,13 @@ export class StateWriter {
     return true;
   }
 
+  /** Removes every state written through this writer (the demo's, when it stops). */
+  async removeAll(): Promise<number> {
+    let removed = 0;
+    for (const entityId of [...this.#desired.keys()]) if (await this.removeState(entityId)) removed++;
+    return removed;
+  }
+
   /** Calls a service, e.g. persistent_notification.create. */
   async callService(domain: string, service: string, data: Record<string, unknown>): Promise<void> {
     await this.#send(`/api/services/${domain}/${service}`, data);

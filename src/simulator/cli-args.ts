@@ -2,17 +2,26 @@ import { parseArgs } from "node:util";
 import { realClock, ScaledClock, type SimClock } from "./clock.js";
 import type { SimulatorOptions } from "./options.js";
 
-export const cliUsage = `Usage: npm run simulator -- --port N [--seed S] [--speed X] [--start ISO] [--time-zone Z] [--facts-per-hour N]
+export const cliUsage = `Usage: npm run simulator -- [--port N] [--seed S] [--speed X] [--start ISO] [--time-zone Z] [--facts-per-hour N]
+
+Serves the demo household on 127.0.0.1 until Ctrl-C; its banner prints the base URLs, the
+household's token (rf_api_…) and the children, to give a bridge.
 
   --port N            port on 127.0.0.1 (0 picks a free one; default 8787)
   --seed S            seed of the demo household (default 42)
   --speed X           simulated time runs X times faster than real time (default 1)
   --start ISO         simulated instant to start from (default now)
   --time-zone Z       the household's time zone (default Europe/Paris)
-  --facts-per-hour N  extra cheers per hour and child, for busy journals (default 0)`;
+  --facts-per-hour N  extra cheers per hour and child, for busy journals (default 0)
+  --help              this text`;
 
 export class CliUsageError extends Error {
   override name = "CliUsageError";
+}
+
+/** Whether the arguments ask for the usage (`--help`, `-h`), whatever else they hold. */
+export function asksForHelp(args: readonly string[]): boolean {
+  return args.some((arg) => arg === "--help" || arg === "-h");
 }
 
 /** Command-line arguments → simulator options; a CliUsageError names the bad argument. */

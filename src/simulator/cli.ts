@@ -1,5 +1,5 @@
-// `npm run simulator -- --port N`: the demo household on 127.0.0.1:N until SIGINT or SIGTERM.
-import { CliUsageError, cliUsage, parseCliArgs } from "./cli-args.js";
+// `npm run simulator -- [--port N]`: the demo household on 127.0.0.1:N until SIGINT or SIGTERM.
+import { asksForHelp, CliUsageError, cliUsage, parseCliArgs } from "./cli-args.js";
 import { ApiSimulator } from "./index.js";
 
 function describe(simulator: ApiSimulator, speed: string): string {
@@ -19,6 +19,10 @@ function describe(simulator: ApiSimulator, speed: string): string {
 }
 
 async function run(): Promise<void> {
+  if (asksForHelp(process.argv.slice(2))) {
+    process.stdout.write(`${cliUsage}\n`);
+    return;
+  }
   let options: ReturnType<typeof parseCliArgs>;
   try {
     options = parseCliArgs(process.argv.slice(2));

@@ -1,4 +1,4 @@
-// `npm run addon:bundle [-- --out DIR] [--url URL] [--maintainer NAME] [--local-build]`
+// `npm run addon:bundle -- [--out DIR] [--url URL] [--maintainer NAME] [--local-build]`
 //
 // Assembles a ready add-on repository: repository.yaml at its root and reward_facts/ holding the
 // manifest, the presentation files (the Supervisor reads them only from the manifest's folder) and
@@ -211,7 +211,15 @@ export function parseCliArgs(argv: readonly string[]): BundleOptions {
   };
 }
 
-const USAGE = "usage: npm run addon:bundle -- [--out DIR] [--url URL] [--maintainer NAME] [--local-build]";
+const USAGE = `usage: npm run addon:bundle -- [--out DIR] [--url URL] [--maintainer NAME] [--local-build]
+
+Writes a ready add-on repository (repository.yaml and ${ADDON_SLUG}/) to DIR (default ${DEFAULT_OUT}).
+
+  --out DIR          where to write it; emptied first if it holds an earlier bundle
+  --url URL          the published repository's address, for repository.yaml
+  --maintainer NAME  its maintainer, for repository.yaml
+  --local-build      no image: line, so that the Supervisor builds the Dockerfile (the /addons folder)
+  --help             this text`;
 
 export interface CliIo {
   root: string;
@@ -221,6 +229,10 @@ export interface CliIo {
 
 /** The command: its exit code, never process.exit (1: cannot bundle, 2: bad arguments). */
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {
+  if (argv.includes("--help") || argv.includes("-h")) {
+    io.stdout(USAGE);
+    return 0;
+  }
   try {
     const options = parseCliArgs(argv);
     const entries = await bundleAddon(io.root, options);
@@ -233,7 +245,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     if (!(error instanceof BundleError)) throw error;
     io.stderr(`addon:bundle: ${error.message}`);
     if (error instanceof UsageError) {
-      io.stderr(USAGE);
+      io.stderr(USAGE.split("\n")[0] ?? USAGE);
       return 2;
     }
     return 1;

@@ -212,6 +212,14 @@ describe("the bundler's refusals", () => {
     expect(lines.err.some((line) => line.startsWith("usage:"))).toBe(true);
   });
 
+  it("answers --help with its usage and exit code 0, writing nothing", async () => {
+    const root = fixtureProject("help");
+    const { lines, io } = collect();
+    expect(await main(["--out", "out", "--help"], { root, ...io })).toBe(0);
+    expect(lines.out.join("\n")).toMatch(/^usage: npm run addon:bundle -- \[--out DIR\]/);
+    expect(existsSync(join(root, "out"))).toBe(false);
+  });
+
   it("runs as a command and reports its exit code", async () => {
     const tsx = join(repoRoot, "node_modules", ".bin", "tsx");
     const script = join(repoRoot, "src", "tools", "addon-bundle.ts");

@@ -8,6 +8,8 @@ import { environmentNames } from "../../src/config/load-config.js";
 import { optionsSchema } from "../../src/config/options-schema.js";
 import type { BridgeState } from "../../src/engine/sink.js";
 import { reasonText, unavailableReasonKinds } from "../../src/engine/unavailable-reason.js";
+import { DEFAULT_GAUGE_MAX } from "../../src/ha/dashboard/build-dashboard.js";
+import { childCards } from "../../src/ha/dashboard/child-cards.js";
 import {
   type ChildIdentity,
   childEntities,
@@ -17,6 +19,7 @@ import {
   statusEntity,
   unavailableChildEntities,
 } from "../../src/ha/entities.js";
+import { contractNames } from "../../src/ha/entity-names.js";
 import { EVENT_TYPE, eventData } from "../../src/ha/event-data.js";
 import { BROKER_NOTIFICATION_ID, TOKEN_NOTIFICATION_ID } from "../../src/ha/index.js";
 import { sampleCalmDay, sampleToday } from "../support/facts.js";
@@ -80,10 +83,10 @@ describe("DOCS.md", () => {
 
   it("documents every attribute the entities carry", () => {
     const states = [
-      ...childEntities(child, myDay, Date.now()),
-      ...childEntities(child, calmDay, Date.now()),
-      ...unavailableChildEntities(child, "api_unreachable"),
-      statusEntity({
+      ...childEntities(contractNames, child, myDay, Date.now()),
+      ...childEntities(contractNames, child, calmDay, Date.now()),
+      ...unavailableChildEntities(contractNames, child, "api_unreachable"),
+      statusEntity(contractNames, {
         state: "ok",
         requestsLastMinute: 3,
         budgetPerMinute: 27,
@@ -165,11 +168,16 @@ describe("DOCS.md", () => {
       expect(docs).toContain(spelling);
   });
 
-  it("builds the dashboard from core cards only", () => {
+  it("gives, for a dashboard kept by hand, exactly the cards the bridge writes (Léa's column, MQTT)", () => {
     const card = yamlBlocks
-      .map((block) => parse(block) as { type?: string; cards?: Array<{ type: string }> })
+      .map((block) => parse(block) as { type?: string })
       .find((value) => value?.type === "vertical-stack");
-    expect(card?.cards?.map((c) => c.type).sort()).toEqual(["entities", "gauge", "tile"]);
+    expect(card).toEqual(
+      childCards(
+        { slug: "lea", firstName: "Léa" },
+        { names: contractNames, mode: "mqtt", gaugeMax: DEFAULT_GAUGE_MAX },
+      ),
+    );
   });
 
   it("lists every blueprint", () => {

@@ -2,10 +2,11 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { crc32, inflateSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { repoRoot } from "./supervisor-rules.js";
+import { readText, repoRoot } from "./supervisor-rules.js";
 
-// The store shows icon.png (128×128) in lists and logo.png (about 250×100) on the add-on's page.
-// A file that only looks like a PNG shows as a broken image, so each one is decoded here.
+// The store shows icon.png (128×128) in lists and logo.png (about 250×100) on the add-on's page;
+// README and DOCS show the browser tests' screenshots. A file that only looks like a PNG shows as
+// a broken image, so each one is decoded here.
 
 interface Png {
   width: number;
@@ -35,18 +36,42 @@ function decodePng(path: string): Png {
   }
   expect(ended).toBe(true);
   if (!header) throw new Error(`${path}: no IHDR`);
-  // 8-bit RGBA, one filter byte per row.
-  expect(header.colourType).toBe(6);
-  expect(inflateSync(Buffer.concat(idat)).length).toBe(header.height * (1 + header.width * 4));
+  // 8-bit RGB or RGBA, one filter byte per row.
+  const bytesPerPixel = { 2: 3, 6: 4 }[header.colourType];
+  if (!bytesPerPixel) throw new Error(`${path}: colour type ${header.colourType}, not 8-bit RGB(A)`);
+  expect(inflateSync(Buffer.concat(idat)).length).toBe(header.height * (1 + header.width * bytesPerPixel));
   return header;
 }
 
 describe("the add-on's images", () => {
   it("has a 128×128 icon", () => {
-    expect(decodePng("addon/icon.png")).toMatchObject({ width: 128, height: 128 });
+    expect(decodePng("addon/icon.png")).toMatchObject({ width: 128, height: 128, colourType: 6 });
   });
 
   it("has a logo of about 250×100", () => {
-    expect(decodePng("addon/logo.png")).toMatchObject({ width: 250, height: 100 });
+    expect(decodePng("addon/logo.png")).toMatchObject({ width: 250, height: 100, colourType: 6 });
+  });
+
+  it("has the screenshots README and DOCS show, each a real picture of the width it was taken at", () => {
+    // Markdown images and <img src> of both documents, as paths from the repository's root.
+    const shown = [
+      ...[...readText("README.md").matchAll(/!\[[^\]]*\]\(([^)]+\.png)\)|src="([^"]+\.png)"/g)].map(
+        (m) => (m[1] ?? m[2]) as string,
+      ),
+      ...[...readText("addon/DOCS.md").matchAll(/!\[[^\]]*\]\(([^)]+\.png)\)/g)].map(
+        (m) => `addon/${m[1] as string}`,
+      ),
+    ];
+    expect(new Set(shown)).toEqual(
+      new Set([
+        "addon/screenshots/dashboard-ordinary-day.png",
+        "addon/screenshots/dashboard-phone.png",
+        "addon/screenshots/device-page-mqtt.png",
+      ]),
+    );
+    // The widths of the browser tests' windows: a desktop's 1280, a phone's 390.
+    expect(decodePng("addon/screenshots/dashboard-ordinary-day.png").width).toBe(1280);
+    expect(decodePng("addon/screenshots/dashboard-phone.png")).toMatchObject({ width: 390, height: 844 });
+    expect(decodePng("addon/screenshots/device-page-mqtt.png").width).toBe(1280);
   });
 });

@@ -60,6 +60,11 @@ describe("config.yaml's options and the bridge's options schema", () => {
         for (const value of type.values ?? []) expect(accepts(key, value)).toBe(true);
         expect(accepts(key, "loud")).toBe(false);
         break;
+      case "bool":
+        expect(accepts(key, true)).toBe(true);
+        expect(accepts(key, false)).toBe(true);
+        expect(accepts(key, "yes")).toBe(false);
+        break;
       case "str":
         expect(type.multiple).toBe(true);
         expect(accepts(key, ["Léa", "7f3c2a10-0000-4000-8000-000000000001"])).toBe(true);

@@ -180,6 +180,14 @@ export function validateLikeSupervisor(
         if (!/^[a-z][a-z0-9+.-]*:\/\/[^/\s]+/i.test(String(value)))
           throw new Error(`expected a URL for '${key}'`);
         return value;
+      case "bool": {
+        // voluptuous' Boolean(), which the Supervisor uses: a boolean, or these words and numbers.
+        if (typeof value === "boolean") return value;
+        const word = String(value).toLowerCase();
+        if (["1", "true", "yes", "on", "enable"].includes(word)) return true;
+        if (["0", "false", "no", "off", "disable"].includes(word)) return false;
+        throw new Error(`expected boolean for '${key}'`);
+      }
       case "list":
         if (!type.values?.includes(String(value)))
           throw new Error(`value must be one of ${type.values} for '${key}'`);

@@ -28,6 +28,7 @@ describe("standalone configuration from the environment", () => {
       children: [],
       replayed_after_minutes: 10,
       publish: "auto",
+      dashboard: false,
       log_level: "info",
     });
     expect(config).toMatchObject({
@@ -46,6 +47,7 @@ describe("standalone configuration from the environment", () => {
       REWARD_FACTS_TODAY_INTERVAL_SECONDS: "120",
       REWARD_FACTS_CHILDREN: " Léa, 1234-abcd ,",
       REWARD_FACTS_LOG_LEVEL: "debug",
+      REWARD_FACTS_DASHBOARD: "true",
       REWARD_FACTS_DATA_DIR: "/var/lib/reward-facts",
       HA_URL: "http://homeassistant.local:8123/",
       HA_TOKEN: "ha-long-lived",
@@ -56,6 +58,7 @@ describe("standalone configuration from the environment", () => {
       today_interval_seconds: 120,
       children: ["Léa", "1234-abcd"],
       log_level: "debug",
+      dashboard: true,
     });
     expect(config.dataDir).toBe("/var/lib/reward-facts");
     expect(config.homeAssistant).toEqual({
@@ -106,6 +109,11 @@ describe("standalone configuration from the environment", () => {
       "a fractional interval",
       { ...good, REWARD_FACTS_EVENTS_INTERVAL_SECONDS: "12.5" },
       "REWARD_FACTS_EVENTS_INTERVAL_SECONDS: must be a whole number",
+    ],
+    [
+      "a dashboard neither on nor off",
+      { ...good, REWARD_FACTS_DASHBOARD: "maybe" },
+      "REWARD_FACTS_DASHBOARD: must be true or false",
     ],
     [
       "an unknown log level",

@@ -13,6 +13,11 @@ describe("parseDemoArgs", () => {
     });
   });
 
+  it("answers --help (or -h), whatever else is given, with the usage", () => {
+    expect(parseDemoArgs(["--help"])).toBe("help");
+    expect(parseDemoArgs(["--speed", "30", "-h"])).toBe("help");
+  });
+
   it.each([
     [["--speed", "0"]],
     [["--speed", "fast"]],
@@ -73,6 +78,8 @@ describe("demoConfig", () => {
       today_interval_seconds: 15,
       children: [],
       log_level: "warning",
+      publish: "rest",
+      dashboard: true,
     });
   });
 
@@ -91,6 +98,8 @@ describe("demoConfig", () => {
       token: "long-lived",
     });
     expect(config.options.log_level).toBe("debug");
+    // Apart from the house's own: its own names, and nothing left behind when it stops.
+    expect(config).toMatchObject({ entityPrefix: "reward_facts_demo", removeOnStop: true });
 
     let problems: readonly string[] = [];
     try {

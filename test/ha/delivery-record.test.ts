@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ApiEvent } from "../../src/api/schemas.js";
 import type { FactDelivery } from "../../src/engine/sink.js";
 import { recordIdOf } from "../../src/ha/delivery-records.js";
+import { contractNames } from "../../src/ha/entity-names.js";
 import { HaSink } from "../../src/ha/ha-sink.js";
 import { silentLogger } from "../../src/log/logger.js";
 import {
@@ -41,7 +42,7 @@ function delivery(event: ApiEvent, inDoubt = false, lastReceipt?: string): FactD
   return { event, ageSeconds: 5, replayed: false, inDoubt, lastReceipt };
 }
 
-const recordEntity = `input_text.${recordIdOf(child.id)}`;
+const recordEntity = `input_text.${recordIdOf(child.id, contractNames)}`;
 
 /** The bus events of one fact seen so far (after a moment for any that would still come). */
 async function firedFor(eventId: string): Promise<Array<Record<string, unknown>>> {

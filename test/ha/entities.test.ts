@@ -7,6 +7,7 @@ import {
   unavailableChildEntities,
   withOffset,
 } from "../../src/ha/entities.js";
+import { contractNames, EntityNames } from "../../src/ha/entity-names.js";
 import { eventData } from "../../src/ha/event-data.js";
 import { foldToSlug, slugsFor } from "../../src/ha/slugs.js";
 import { sampleCalmDay, sampleToday } from "../support/facts.js";
@@ -42,7 +43,7 @@ describe("slugs", () => {
 });
 
 describe("childEntities on the household's day", () => {
-  const states = byId(childEntities(lea, today, READ_AT));
+  const states = byId(childEntities(contractNames, lea, today, READ_AT));
 
   it.each([
     ["sensor.reward_facts_lea_minutes_remaining", "25"],
@@ -108,12 +109,19 @@ describe("childEntities on the household's day", () => {
   });
 
   it("shows no end time when no session runs, null session and nextTier included", () => {
-    const idle = byId(childEntities(lea, { ...today, session: null, nextTier: null }, READ_AT));
+    const idle = byId(
+      childEntities(contractNames, lea, { ...today, session: null, nextTier: null }, READ_AT),
+    );
     expect(idle.get("sensor.reward_facts_lea_session_ends_at")?.state).toBe("unknown");
     expect(idle.get("binary_sensor.reward_facts_lea_session_running")?.state).toBe("off");
     expect(idle.get("sensor.reward_facts_lea_points")?.attributes.next_tier_points_needed).toBeNull();
     const stopped = byId(
-      childEntities(lea, { ...today, session: { running: false, endsAt: today.session?.endsAt } }, READ_AT),
+      childEntities(
+        contractNames,
+        lea,
+        { ...today, session: { running: false, endsAt: today.session?.endsAt } },
+        READ_AT,
+      ),
     );
     expect(stopped.get("sensor.reward_facts_lea_session_ends_at")?.state).toBe("unknown");
   });
@@ -125,7 +133,7 @@ describe("childEntities on the household's day", () => {
       status: "todo" as const,
       mandatory: false,
     }));
-    for (const entity of childEntities(lea, { ...today, behaviors: many }, READ_AT)) {
+    for (const entity of childEntities(contractNames, lea, { ...today, behaviors: many }, READ_AT)) {
       expect(Buffer.byteLength(JSON.stringify(entity.attributes))).toBeLessThan(8 * 1024);
     }
   });
@@ -133,7 +141,7 @@ describe("childEntities on the household's day", () => {
 
 describe("childEntities on the other household's day", () => {
   const calm = sampleCalmDay;
-  const states = byId(childEntities(lea, calm, READ_AT));
+  const states = byId(childEntities(contractNames, lea, calm, READ_AT));
 
   it("says 0 minutes remaining, my_day off and period unknown", () => {
     expect(states.get("sensor.reward_facts_lea_minutes_remaining")?.state).toBe("0");
@@ -144,13 +152,15 @@ describe("childEntities on the other household's day", () => {
   });
 
   it("publishes the same entities as on the household's day", () => {
-    expect([...states.keys()].sort()).toEqual([...byId(childEntities(lea, today, READ_AT)).keys()].sort());
+    expect([...states.keys()].sort()).toEqual(
+      [...byId(childEntities(contractNames, lea, today, READ_AT)).keys()].sort(),
+    );
   });
 });
 
 describe("unavailable and status", () => {
   it("marks every entity unavailable with the reason in words, and when it was last read", () => {
-    const states = unavailableChildEntities(lea, "rules_not_synced");
+    const states = unavailableChildEntities(contractNames, lea, "rules_not_synced");
     expect(states).toHaveLength(12);
     for (const s of states) {
       expect(s.state).toBe("unavailable");
@@ -160,7 +170,7 @@ describe("unavailable and status", () => {
         last_read: null,
       });
     }
-    const stopped = unavailableChildEntities(lea, "bridge_stopped", READ_AT);
+    const stopped = unavailableChildEntities(contractNames, lea, "bridge_stopped", READ_AT);
     expect(stopped[0]?.attributes).toMatchObject({
       reason: "the bridge stopped",
       last_read: "2026-11-21T16:00:00+00:00",
@@ -168,7 +178,7 @@ describe("unavailable and status", () => {
   });
 
   it("tells when each child entity was last read", () => {
-    for (const state of childEntities(lea, today, READ_AT)) {
+    for (const state of childEntities(contractNames, lea, today, READ_AT)) {
       expect(state.attributes.last_read, state.entityId).toBe("2026-11-21T16:00:00+00:00");
     }
   });
@@ -185,7 +195,7 @@ describe("unavailable and status", () => {
       lastError: null,
       lastTurnAt: READ_AT,
     };
-    const entity = statusEntity(status);
+    const entity = statusEntity(contractNames, status);
     expect(entity).toMatchObject({
       entityId: "sensor.reward_facts_status",
       state: "ok",
@@ -197,9 +207,11 @@ describe("unavailable and status", () => {
         last_turn: "2026-11-21T16:00:00+00:00",
       },
     });
-    expect(statusEntity({ ...status, state: "stopped" }, true).state).toBe("stopped");
-    expect(statusEntity(status, true).state).toBe("ha_degraded");
-    expect(statusEntity({ ...status, state: "token_invalid" }, true).state).toBe("token_invalid");
+    expect(statusEntity(contractNames, { ...status, state: "stopped" }, true).state).toBe("stopped");
+    expect(statusEntity(contractNames, status, true).state).toBe("ha_degraded");
+    expect(statusEntity(contractNames, { ...status, state: "token_invalid" }, true).state).toBe(
+      "token_invalid",
+    );
   });
 
   it("writes timestamps with an explicit offset", () => {
@@ -234,5 +246,63 @@ describe("eventData", () => {
       replayed: false,
       ...specific,
     });
+  });
+});
+
+describe("the names given in Home Assistant", () => {
+  const demo = new EntityNames("reward_facts_demo");
+
+  it.each<[string, (names: EntityNames) => string, string, string]>([
+    [
+      "minutes",
+      (n) => n.child("lea", "minutes_remaining"),
+      "sensor.reward_facts_lea_minutes_remaining",
+      "sensor.reward_facts_demo_lea_minutes_remaining",
+    ],
+    [
+      "my day",
+      (n) => n.child("lea", "my_day"),
+      "binary_sensor.reward_facts_lea_my_day",
+      "binary_sensor.reward_facts_demo_lea_my_day",
+    ],
+    [
+      "read status",
+      (n) => n.childExtra("lea", "read_status"),
+      "sensor.reward_facts_lea_read_status",
+      "sensor.reward_facts_demo_lea_read_status",
+    ],
+    [
+      "journal",
+      (n) => n.childExtra("lea", "journal"),
+      "event.reward_facts_lea_journal",
+      "event.reward_facts_demo_lea_journal",
+    ],
+    ["status", (n) => n.status, "sensor.reward_facts_status", "sensor.reward_facts_demo_status"],
+    ["event type", (n) => n.eventType, "reward_facts_event", "reward_facts_demo_event"],
+    ["delivery record", (n) => n.recordPrefix, "reward_facts_delivery_", "reward_facts_demo_delivery_"],
+  ])("%s: the contract's unchanged, the demo's apart", (_what, name, contract, ofDemo) => {
+    expect(name(contractNames)).toBe(contract);
+    expect(name(new EntityNames())).toBe(contract);
+    expect(name(demo)).toBe(ofDemo);
+  });
+
+  it("gives every entity of the mapping the demo's prefix when asked, and nothing else changes", () => {
+    const asDemo = childEntities(demo, lea, today, READ_AT);
+    const asContract = childEntities(contractNames, lea, today, READ_AT);
+    expect(asDemo.map((s) => s.entityId)).toEqual(
+      asContract.map((s) => s.entityId.replace(".reward_facts_", ".reward_facts_demo_")),
+    );
+    expect(asDemo.map(({ entityId: _, ...rest }) => rest)).toEqual(
+      asContract.map(({ entityId: _, ...rest }) => rest),
+    );
+    expect(
+      unavailableChildEntities(demo, lea, "bridge_stopped").every((s) =>
+        s.entityId.includes(".reward_facts_demo_lea_"),
+      ),
+    ).toBe(true);
+  });
+
+  it.each(["", "Reward", "reward-facts", "_x", "x_", "a__b", "1abc"])("refuses the prefix %j", (prefix) => {
+    expect(() => new EntityNames(prefix)).toThrow(RangeError);
   });
 });

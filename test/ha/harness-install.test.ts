@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { debianMirror, parseDeb822Sources, parseSourcesList } from "../support/apt-mirror.js";
 import { installRecipe } from "../support/home-assistant-versions.js";
+import { withHarnessConstraints } from "../support/home-assistant-wheel.js";
 import { findHostPython, satisfies } from "../support/host-python.js";
 import { choosePythonRuntime } from "../support/python-runtime.js";
 
@@ -75,5 +76,20 @@ describe("the Python a release needs", () => {
     await expect(choosePythonRuntime(installRecipe("2026.11.0"))).rejects.toThrow(
       new RegExp(`needs Python >= 3\\.14\\.2, < 3\\.15; ${variable} names .*python`),
     );
+  });
+});
+
+describe("the constraints a release installs under", () => {
+  const wheel = "# Automatically generated\nnumpy==2.3.2\npymicro-vad==1.0.1\nPyYAML==6.0.3\nsome_pkg==1.0\n";
+
+  it("are the wheel's, a harness pin replacing the wheel's pin of the same package, whatever its spelling", () => {
+    expect(withHarnessConstraints(wheel, ["pymicro_vad==2.1.0", "Some-Pkg==2.0", "josepy==1.14.0"])).toBe(
+      "# Automatically generated\nnumpy==2.3.2\nPyYAML==6.0.3\n\n" +
+        "# Added by the test harness (home-assistant-versions.ts)\npymicro_vad==2.1.0\nSome-Pkg==2.0\njosepy==1.14.0\n",
+    );
+  });
+
+  it("are the wheel's alone when the harness pins nothing", () => {
+    expect(withHarnessConstraints(wheel, [])).toBe(wheel);
   });
 });

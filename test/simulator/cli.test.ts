@@ -3,7 +3,7 @@ import { once } from "node:events";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { RewardFactsClient } from "../../src/api/client.js";
-import { CliUsageError, parseCliArgs } from "../../src/simulator/cli-args.js";
+import { asksForHelp, CliUsageError, parseCliArgs } from "../../src/simulator/cli-args.js";
 import { ManualClock, ScaledClock } from "../../src/simulator/clock.js";
 import { captureLogger } from "./helpers.js";
 
@@ -23,6 +23,12 @@ describe("parseCliArgs", () => {
   it("keeps real time at speed 1", () => {
     const base = new ManualClock(0);
     expect(parseCliArgs([], base)).toMatchObject({ port: 8787, seed: 42, clock: base });
+  });
+
+  it("tells --help (or -h) apart from options", () => {
+    expect(asksForHelp(["--port", "9000", "--help"])).toBe(true);
+    expect(asksForHelp(["-h"])).toBe(true);
+    expect(asksForHelp(["--port", "9000"])).toBe(false);
   });
 
   it.each([[["--port", "abc"]], [["--speed", "0"]], [["--start", "soon"]], [["--colour"]], [["extra"]]])(

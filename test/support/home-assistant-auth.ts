@@ -6,6 +6,9 @@ import { HaSocket } from "./ha-websocket.js";
 const onboardingUserSchema = z.object({ auth_code: z.string().min(1) });
 const tokenSchema = z.object({ access_token: z.string().min(1) });
 
+/** The owner onboarding creates: an administrator, as the first user always is. */
+export const TEST_USER = { name: "Test", username: "test", password: "test-pass-1" } as const;
+
 /**
  * Onboards a fresh Home Assistant (its first user is the owner, an admin) and returns a
  * long-lived access token for that user: the kind of token a standalone bridge is given.
@@ -17,9 +20,9 @@ export async function onboardAndGetToken(url: string, dispatcher: Dispatcher): P
     headers: { "content-type": "application/json" },
     body: JSON.stringify({
       client_id: clientId,
-      name: "Test",
-      username: "test",
-      password: "test-pass-1",
+      name: TEST_USER.name,
+      username: TEST_USER.username,
+      password: TEST_USER.password,
       language: "en",
     }),
   });

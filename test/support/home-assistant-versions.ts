@@ -91,6 +91,9 @@ const recipes: Record<HomeAssistantVersion, InstallRecipe> = {
      * - Pillow: image_upload; securetar: backup; psutil-home-assistant: hardware (default integrations).
      * - pyotp, PyQRCode: the auth multi-factor modules.
      * - jsonpath, xmltodict: rest, at the versions of its manifest. paho-mqtt: mqtt's manifest.
+     * - numpy: the frontend's first command, get_services, imports camera (to check the services'
+     *   supported features), which imports stream, which needs numpy; without it the command
+     *   fails and the frontend never leaves its "Loading data" screen.
      */
     requirements: [
       "home-assistant-frontend==20240307.0",
@@ -105,6 +108,7 @@ const recipes: Record<HomeAssistantVersion, InstallRecipe> = {
       "jsonpath==0.82.2",
       "xmltodict==0.13.0",
       "paho-mqtt==1.6.1",
+      "numpy==1.26.0",
     ],
     /*
      * josepy 2 dropped ComparableX509, which acme uses; hass-nabucasa imports acme, and the http
@@ -119,6 +123,7 @@ const recipes: Record<HomeAssistantVersion, InstallRecipe> = {
       "backup",
       "hardware",
       "image_upload",
+      "camera",
     ],
     modules: ["hass_nabucasa", "pyotp", "pyqrcode"],
   },
@@ -142,6 +147,13 @@ const recipes: Record<HomeAssistantVersion, InstallRecipe> = {
      * - home-assistant-frontend: frontend's manifest. paho-mqtt: mqtt's. numpy: at its constraint.
      * - jsonpath-python, xmltodict: rest's manifest.
      * - aiohasupervisor: hassio's manifest; mqtt's config flow imports hassio (for the add-on step).
+     * - The frontend's first command, get_services, validates every loaded services.yaml against
+     *   the entity integrations, which imports ai_task, assist_satellite and camera (service.py's
+     *   _base_components): without what they import, it fails and the frontend never leaves its
+     *   "Loading…" screen. hassil, home-assistant-intents, gazetteer-matcher: conversation;
+     *   mutagen: tts; ha-ffmpeg: ffmpeg; pymicro-vad, pyspeex-noise: assist_pipeline; PyTurboJPEG:
+     *   camera. The versions the wheel pins of pymicro-vad and pyspeex-noise have no build for
+     *   Python 3.14 (and the root has no compiler): the next ones, which do, replace them.
      */
     requirements: [
       "home-assistant-frontend==20261028.4",
@@ -150,9 +162,17 @@ const recipes: Record<HomeAssistantVersion, InstallRecipe> = {
       "numpy==2.3.2",
       "jsonpath-python==1.1.6",
       "xmltodict==1.0.4",
+      "hassil==3.12.1",
+      "home-assistant-intents==2026.10.27",
+      "gazetteer-matcher==1.1.0",
+      "mutagen==1.48.1",
+      "ha-ffmpeg==3.2.2",
+      "pymicro-vad==2.1.0",
+      "pyspeex-noise==2.0.1",
+      "PyTurboJPEG==1.8.3",
     ],
-    constraints: [],
-    integrations: testedIntegrations,
+    constraints: ["pymicro-vad==2.1.0", "pyspeex-noise==2.0.1"],
+    integrations: [...testedIntegrations, "ai_task", "assist_satellite", "camera"],
     modules: ["hass_nabucasa"],
   },
 };

@@ -53,10 +53,7 @@ export async function installWheel(
     "import sys, zipfile; sys.stdout.write(zipfile.ZipFile(sys.argv[1]).read('homeassistant/package_constraints.txt').decode())",
     wheelPath,
   ]);
-  const added = recipe.constraints.length
-    ? `\n# Added by the test harness (home-assistant-versions.ts)\n${recipe.constraints.join("\n")}\n`
-    : "";
-  await writeFile(paths.host(paths.constraints), `${constraints.trimEnd()}\n${added}`);
+  await writeFile(paths.host(paths.constraints), withHarnessConstraints(constraints, recipe.constraints));
   await run("pip install", paths.python, [
     "-m",
     "pip",
@@ -71,6 +68,25 @@ export async function installWheel(
   // Transitive dependencies can drift past what the constraints pin; an import failing here
   // would otherwise show up later as a Home Assistant in recovery mode.
   await run("importing the integrations the tests load", paths.python, ["-c", importCheck(recipe)]);
+}
+
+/** A requirement's name as pip compares them (PEP 503): `PyTurboJPEG` and `pyturbojpeg` are one. */
+function packageName(line: string): string {
+  return (/^\s*([A-Za-z0-9._-]+)/.exec(line)?.[1] ?? "").toLowerCase().replace(/[-_.]+/g, "-");
+}
+
+/**
+ * The wheel's constraints with the recipe's: a recipe pin of a package the wheel already pins
+ * replaces that line (pip refuses two pins of one package), the others are appended.
+ */
+export function withHarnessConstraints(wheelConstraints: string, pins: readonly string[]): string {
+  const replaced = new Set(pins.map(packageName));
+  const kept = wheelConstraints
+    .trimEnd()
+    .split("\n")
+    .filter((line) => line.trim().startsWith("#") || !replaced.has(packageName(line)));
+  const added = pins.length ? ["", "# Added by the test harness (home-assistant-versions.ts)", ...pins] : [];
+  return `${[...kept, ...added].join("\n")}\n`;
 }
 
 /** The version of `python` (run on the install's side), checked against what the release needs. */

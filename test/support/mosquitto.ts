@@ -1,11 +1,11 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { closeSync, existsSync, openSync } from "node:fs";
+import { closeSync, openSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { acquireFileLock } from "./file-lock.js";
+import { ensureDebianProgram } from "./debian-package.js";
 import { freeLoopbackPort } from "./free-port.js";
 import { runCommand, tailLines } from "./run-command.js";
 
@@ -34,50 +34,9 @@ export interface MosquittoBroker {
   dispose(): Promise<void>;
 }
 
-let installing: Promise<void> | undefined;
-
 /** Installs Debian's mosquitto once per machine; fails with what a person can do otherwise. */
 export function ensureMosquitto(): Promise<void> {
-  installing ??= (async () => {
-    if (existsSync(MOSQUITTO)) return;
-    if (process.getuid?.() !== 0 || !existsSync("/usr/bin/apt-get")) {
-      throw new Error(
-        "the MQTT tests need the Mosquitto broker (Debian's package `mosquitto`, /usr/sbin/mosquitto); " +
-          "it is missing and this machine cannot install it here (not root, or no apt-get): install it and run again",
-      );
-    }
-    const lock = await acquireFileLock(join(tmpdir(), "reward-facts-mosquitto-install.lock"), {
-      python: "python3",
-      timeoutMs: 10 * 60_000,
-      onWait: () => process.stderr.write("[mosquitto] waiting for another process installing it\n"),
-    });
-    try {
-      if (existsSync(MOSQUITTO)) return;
-      process.stderr.write("[mosquitto] installing Debian's mosquitto package (first run only)\n");
-      const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
-      let run = await runCommand("apt-get", ["install", "-y", "--no-install-recommends", "mosquitto"], {
-        timeoutMs: 5 * 60_000,
-        env,
-      });
-      if (run.code !== 0) {
-        // A machine whose package lists are stale or absent: fetch them once, then try again.
-        await runCommand("apt-get", ["update"], { timeoutMs: 5 * 60_000, env });
-        run = await runCommand("apt-get", ["install", "-y", "--no-install-recommends", "mosquitto"], {
-          timeoutMs: 5 * 60_000,
-          env,
-        });
-      }
-      if (run.code !== 0 || !existsSync(MOSQUITTO)) {
-        throw new Error(`apt-get install mosquitto failed (exit ${run.code}):\n${tailLines(run.output, 20)}`);
-      }
-    } finally {
-      await lock.release();
-    }
-  })().catch((error: unknown) => {
-    installing = undefined;
-    throw error;
-  });
-  return installing;
+  return ensureDebianProgram({ neededBy: "the MQTT tests", binary: MOSQUITTO, packages: ["mosquitto"] });
 }
 
 /** A broker of its own on a free loopback port, without persistence. */

@@ -2,13 +2,12 @@ import { apiEventTypes } from "../../api/schemas.js";
 import {
   type ChildEntityKind,
   childEntityDefinitions,
-  childEntityId,
   childEntityKinds,
   type EntityDefinition,
-  STATUS_ENTITY_ID,
   statusDefinition,
 } from "../catalogue.js";
 import type { ChildIdentity } from "../entities.js";
+import type { EntityNames } from "../entity-names.js";
 import {
   BRIDGE_AVAILABILITY,
   BRIDGE_NODE,
@@ -32,11 +31,13 @@ export interface DiscoveryContext {
   haVersion: string;
   /** The bridge's version, shown on its device page. */
   bridgeVersion: string;
+  /** The entity ids given at first registration. */
+  names: EntityNames;
 }
 
 /** The child's diagnostic entity saying whether its facts can be read, and why not. */
-export const READ_STATUS_KEY = "read_status";
-export const JOURNAL_KEY = "journal";
+export const READ_STATUS_KEY = "read_status" as const;
+export const JOURNAL_KEY = "journal" as const;
 
 const origin = (context: DiscoveryContext) => ({
   name: "reward-facts-bridge",
@@ -102,7 +103,7 @@ export function childDiscovery(child: ChildIdentity, context: DiscoveryContext):
         ...common,
         ...availability,
         unique_id: `${node}_${kind}`,
-        ...idKeys(childEntityId(child.slug, kind), context),
+        ...idKeys(context.names.child(child.slug, kind), context),
         name: capitalise(definition.name),
         state_topic: topics.state(kind),
         json_attributes_topic: topics.attributes(kind),
@@ -116,7 +117,7 @@ export function childDiscovery(child: ChildIdentity, context: DiscoveryContext):
       ...common,
       availability: [{ topic: BRIDGE_AVAILABILITY }],
       unique_id: `${node}_${READ_STATUS_KEY}`,
-      ...idKeys(`sensor.reward_facts_${child.slug}_${READ_STATUS_KEY}`, context),
+      ...idKeys(context.names.childExtra(child.slug, READ_STATUS_KEY), context),
       name: "Read status",
       icon: "mdi:cloud-check-outline",
       entity_category: "diagnostic",
@@ -130,7 +131,7 @@ export function childDiscovery(child: ChildIdentity, context: DiscoveryContext):
       ...common,
       ...availability,
       unique_id: `${node}_${JOURNAL_KEY}`,
-      ...idKeys(`event.reward_facts_${child.slug}_${JOURNAL_KEY}`, context),
+      ...idKeys(context.names.childExtra(child.slug, JOURNAL_KEY), context),
       name: "Journal",
       icon: "mdi:star-shooting",
       state_topic: topics.journal,
@@ -168,32 +169,25 @@ export const bridgeEntityKeys = [
 ] as const;
 export type BridgeEntityKey = (typeof bridgeEntityKeys)[number];
 
-const bridgeDefinitions: Record<
-  BridgeEntityKey,
-  { entityId: string; name: string; extra: Record<string, unknown> }
-> = {
+/** The bridge's entities; each id is `sensor.<prefix>_<key>`. */
+const bridgeDefinitions: Record<BridgeEntityKey, { name: string; extra: Record<string, unknown> }> = {
   status: {
-    entityId: STATUS_ENTITY_ID,
     name: "Status",
     extra: { icon: statusDefinition.icon, json_attributes_topic: bridgeTopics.attributes("status") },
   },
   requests_last_minute: {
-    entityId: "sensor.reward_facts_requests_last_minute",
     name: "Requests in the last minute",
     extra: { icon: "mdi:swap-vertical", state_class: "measurement", entity_category: "diagnostic" },
   },
   budget_per_minute: {
-    entityId: "sensor.reward_facts_budget_per_minute",
     name: "Request budget per minute",
     extra: { icon: "mdi:gauge", entity_category: "diagnostic" },
   },
   interval_stretch: {
-    entityId: "sensor.reward_facts_interval_stretch",
     name: "Interval stretch",
     extra: { icon: "mdi:arrow-expand-horizontal", state_class: "measurement", entity_category: "diagnostic" },
   },
   last_error: {
-    entityId: "sensor.reward_facts_last_error",
     name: "Last error",
     extra: { icon: "mdi:alert-circle-outline", entity_category: "diagnostic" },
   },
@@ -209,7 +203,7 @@ export function bridgeDiscovery(context: DiscoveryContext): DiscoveryMessage[] {
         origin: origin(context),
         availability: [{ topic: BRIDGE_AVAILABILITY }],
         unique_id: `${BRIDGE_NODE}_${key}`,
-        ...idKeys(definition.entityId, context),
+        ...idKeys(context.names.bridge(key), context),
         name: definition.name,
         state_topic: bridgeTopics.state(key),
         ...definition.extra,

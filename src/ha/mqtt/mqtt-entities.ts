@@ -1,5 +1,5 @@
 import type { EngineStatus, UnavailableReason } from "../../engine/sink.js";
-import { childEntityId, childEntityKinds, STATUS_ENTITY_ID } from "../catalogue.js";
+import { childEntityKinds } from "../catalogue.js";
 import type { ChildIdentity, EntityState } from "../entities.js";
 import type { EntityPublisher, HomeAssistantParts } from "../entity-publisher.js";
 import { bridgeDiscovery, childDiscovery, clearChildDiscovery, type DiscoveryMessage } from "./discovery.js";
@@ -95,6 +95,17 @@ export class MqttEntities implements EntityPublisher {
     return this.#link.close();
   }
 
+  /** Empty retained discovery configs: Home Assistant removes the devices and their entities. */
+  async remove(): Promise<void> {
+    for (const child of this.#children.values())
+      await this.#publishDiscovery(clearChildDiscovery(child, this.#context()));
+    await this.#publishDiscovery(
+      bridgeDiscovery(this.#context()).map((message) => ({ topic: message.topic, payload: null })),
+    );
+    this.#children.clear();
+    this.#last.clear();
+  }
+
   async republish(): Promise<void> {
     await this.#announceBridge();
     for (const child of this.#children.values()) await this.#announce(child);
@@ -160,18 +171,22 @@ export class MqttEntities implements EntityPublisher {
   }
 
   #context() {
-    return { haVersion: this.#ha.connection.haVersion ?? "0", bridgeVersion: this.#options.bridgeVersion };
+    return {
+      haVersion: this.#ha.connection.haVersion ?? "0",
+      bridgeVersion: this.#options.bridgeVersion,
+      names: this.#ha.names,
+    };
   }
 
   async #announceBridge(): Promise<void> {
-    await this.#removeRestStates("", [STATUS_ENTITY_ID]);
+    await this.#removeRestStates("", [this.#ha.names.status]);
     await this.#publishDiscovery(bridgeDiscovery(this.#context()));
   }
 
   async #announce(child: ChildIdentity): Promise<void> {
     await this.#removeRestStates(
       child.id,
-      childEntityKinds.map((kind) => childEntityId(child.slug, kind)),
+      childEntityKinds.map((kind) => this.#ha.names.child(child.slug, kind)),
     );
     await this.#publishDiscovery(childDiscovery(child, this.#context()));
   }

@@ -1,5 +1,6 @@
 import type { EngineStatus, UnavailableReason } from "../../engine/sink.js";
 import { type ChildIdentity, type EntityState, unavailableChildEntities } from "../entities.js";
+import type { EntityNames } from "../entity-names.js";
 import type { EntityPublisher } from "../entity-publisher.js";
 import type { StateWriter } from "../state-writer.js";
 
@@ -13,15 +14,22 @@ export class RestEntities implements EntityPublisher {
   readonly ready = true;
   readonly refusal = undefined;
   readonly #states: StateWriter;
+  readonly #names: EntityNames;
 
-  constructor(states: StateWriter) {
+  constructor(states: StateWriter, names: EntityNames) {
     this.#states = states;
+    this.#names = names;
   }
 
   async open(): Promise<void> {}
   async close(): Promise<void> {}
   async whenReady(): Promise<void> {}
   async setChildren(): Promise<void> {}
+
+  /** Home Assistant would keep REST-made states until it restarts: each is deleted. */
+  async remove(): Promise<void> {
+    await this.#states.removeAll();
+  }
 
   async republish(): Promise<void> {
     await this.#states.republishAll();
@@ -32,7 +40,7 @@ export class RestEntities implements EntityPublisher {
   }
 
   async markUnavailable(child: ChildIdentity, reason: UnavailableReason, lastReadAt: number | undefined) {
-    await this.#states.write(unavailableChildEntities(child, reason, lastReadAt));
+    await this.#states.write(unavailableChildEntities(this.#names, child, reason, lastReadAt));
   }
 
   async publishStatus(status: EntityState, _engine: EngineStatus): Promise<void> {

@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiEventTypes } from "../../../src/api/schemas.js";
-import { childEntityId, childEntityKinds, STATUS_ENTITY_ID } from "../../../src/ha/catalogue.js";
+import { childEntityKinds } from "../../../src/ha/catalogue.js";
+import { childEntityId, STATUS_ENTITY_ID } from "../../../src/ha/entity-names.js";
 import { ApiSimulator } from "../../../src/simulator/index.js";
 import { BridgeProcess } from "../../support/bridge-process.js";
 import {

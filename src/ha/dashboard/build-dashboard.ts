@@ -1,0 +1,59 @@
+import { CONTRACT_PREFIX, type EntityNames } from "../entity-names.js";
+import { bridgeStatusText } from "./card-text.js";
+import { type ChildCardOptions, childCards, type DashboardChild } from "./child-cards.js";
+import { conditional, type LovelaceConfig } from "./lovelace.js";
+
+// The "Rewards" dashboard: children → Lovelace configuration. Pure; the writer saves it.
+
+export interface DashboardInput {
+  names: EntityNames;
+  /** In the order they are shown (the order the API lists them). */
+  children: readonly DashboardChild[];
+  mode: ChildCardOptions["mode"];
+  /** The top of each minutes gauge; 120 when not given. */
+  gaugeMax?: number;
+}
+
+/** A dashboard of minutes: 120 fits most days' allowances; DOCS tells how to change it. */
+export const DEFAULT_GAUGE_MAX = 120;
+
+/** Where the dashboard lives and how the sidebar shows it. */
+export interface DashboardPlace {
+  /** Its address (`/reward-facts`): Home Assistant wants a hyphen in it. */
+  urlPath: string;
+  title: string;
+  icon: string;
+}
+
+/** The bridge's dashboard, or the demo's beside it (its own address and title). */
+export function dashboardPlace(names: EntityNames): DashboardPlace {
+  const demo = names.prefix !== CONTRACT_PREFIX;
+  return {
+    urlPath: names.prefix.replace(/_/g, "-"),
+    title: demo ? "Rewards (demo)" : "Rewards",
+    icon: "mdi:star-face",
+  };
+}
+
+export function buildDashboard(input: DashboardInput): LovelaceConfig {
+  const options = { names: input.names, mode: input.mode, gaugeMax: input.gaugeMax ?? DEFAULT_GAUGE_MAX };
+  const status = input.names.status;
+  return {
+    title: dashboardPlace(input.names).title,
+    views: [
+      {
+        title: "Today",
+        path: "today",
+        icon: "mdi:timer-sand",
+        cards: [
+          ...input.children.map((child) => childCards(child, options)),
+          // Quiet while the bridge is fine; says so when it is not (and before it ever ran).
+          conditional([{ condition: "state", entity: status, state_not: "ok" }], {
+            type: "markdown",
+            content: bridgeStatusText(status),
+          }),
+        ],
+      },
+    ],
+  };
+}

@@ -1,0 +1,65 @@
+import type { Logger } from "../../log/logger.js";
+import type { CommandLink } from "../command-link.js";
+import type { EntityNames } from "../entity-names.js";
+import { buildDashboard, dashboardPlace } from "./build-dashboard.js";
+import type { DashboardChild } from "./child-cards.js";
+import { type DashboardOutcome, removeDashboard, writeDashboard } from "./dashboard-writer.js";
+
+export interface DashboardKeeperOptions {
+  link: CommandLink;
+  logger: Logger;
+  names: EntityNames;
+  /** How the entities are published now (MQTT has the journal's logbook). */
+  mode: () => "rest" | "mqtt";
+}
+
+/**
+ * The bridge's side of the dashboard option: the dashboard written when the children are known and
+ * again when they change or Home Assistant comes back, each outcome logged once; a failure is
+ * logged, never thrown at the bridge (a dashboard is not worth a fact).
+ */
+export class DashboardKeeper {
+  readonly #o: DashboardKeeperOptions;
+  #lastOutcome: DashboardOutcome | undefined;
+
+  constructor(options: DashboardKeeperOptions) {
+    this.#o = options;
+  }
+
+  async keep(children: readonly DashboardChild[]): Promise<void> {
+    const { link, logger, names } = this.#o;
+    const place = dashboardPlace(names);
+    let outcome: DashboardOutcome;
+    try {
+      outcome = await writeDashboard(link, place, buildDashboard({ names, children, mode: this.#o.mode() }));
+    } catch (error) {
+      logger.warn({ err: error }, `the ${place.title} dashboard could not be written to Home Assistant`);
+      return;
+    }
+    const again = outcome === this.#lastOutcome;
+    this.#lastOutcome = outcome;
+    const where = { dashboard: `/${place.urlPath}` };
+    if (outcome === "changed_by_user") {
+      if (!again)
+        logger.warn(
+          where,
+          `the ${place.title} dashboard was changed in Home Assistant: the bridge leaves it as it is ` +
+            "(delete it in Settings → Dashboards to have the bridge make it again)",
+        );
+    } else if (outcome === "unchanged") {
+      logger.debug(where, `the ${place.title} dashboard is up to date`);
+    } else {
+      logger.info({ ...where, children: children.length }, `${outcome} the ${place.title} dashboard`);
+    }
+  }
+
+  /** Deletes the dashboard unless someone changed it (the demo's, when it stops). */
+  async remove(): Promise<void> {
+    const place = dashboardPlace(this.#o.names);
+    if (!(await removeDashboard(this.#o.link, place)))
+      this.#o.logger.warn(
+        { dashboard: `/${place.urlPath}` },
+        `the ${place.title} dashboard was changed in Home Assistant: left as it is`,
+      );
+  }
+}

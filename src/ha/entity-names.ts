@@ -1,0 +1,62 @@
+import { type ChildEntityKind, childEntityDefinitions } from "./catalogue.js";
+
+// The names the bridge gives things in Home Assistant, all from one prefix: the contract's
+// `reward_facts` for the bridge (users' automations and dashboards name these ids and this event),
+// another for the demo, so that its simulated children never reach an automation of the house.
+
+/** The prefix the contract fixes. */
+export const CONTRACT_PREFIX = "reward_facts";
+
+/** The other child entities: the read status (MQTT mode's diagnostic) and the journal (event entity). */
+export type ChildExtraKey = "read_status" | "journal";
+
+export class EntityNames {
+  readonly prefix: string;
+
+  constructor(prefix: string = CONTRACT_PREFIX) {
+    // It becomes part of entity ids, an event type and helper ids: Home Assistant's id characters.
+    if (!/^[a-z][a-z0-9]*(_[a-z0-9]+)*$/.test(prefix))
+      throw new RangeError(`an entity prefix is [a-z0-9_], starts with a letter: ${JSON.stringify(prefix)}`);
+    this.prefix = prefix;
+  }
+
+  /** `sensor.reward_facts_lea_minutes_remaining`. */
+  child(slug: string, kind: ChildEntityKind): string {
+    return `${childEntityDefinitions[kind].component}.${this.prefix}_${slug}_${kind}`;
+  }
+
+  /** `sensor.reward_facts_lea_read_status`, `event.reward_facts_lea_journal`. */
+  childExtra(slug: string, key: ChildExtraKey): string {
+    return `${key === "journal" ? "event" : "sensor"}.${this.prefix}_${slug}_${key}`;
+  }
+
+  /** A sensor of the bridge itself: `sensor.reward_facts_status`, `…_requests_last_minute`. */
+  bridge(key: string): string {
+    return `sensor.${this.prefix}_${key}`;
+  }
+
+  get status(): string {
+    return this.bridge("status");
+  }
+
+  /** The bus event each journal fact fires. */
+  get eventType(): string {
+    return `${this.prefix}_event`;
+  }
+
+  /** What a child's delivery record (an input_text helper) is named from at creation. */
+  get recordPrefix(): string {
+    return `${this.prefix}_delivery_`;
+  }
+}
+
+/** The contract's names: the production bridge's, and what DOCS and the tests name. */
+export const contractNames = new EntityNames();
+
+/** The contract's id of a child's entity (DOCS, tests); the bridge names through its EntityNames. */
+export function childEntityId(slug: string, kind: ChildEntityKind): string {
+  return contractNames.child(slug, kind);
+}
+
+export const STATUS_ENTITY_ID = contractNames.status;
+export const EVENT_TYPE = contractNames.eventType;

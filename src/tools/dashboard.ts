@@ -1,0 +1,123 @@
+// `npm run dashboard`: makes (or brings up to date) the Rewards dashboard once, in the Home
+// Assistant at HA_URL, for the children a running bridge has published there. For standalone
+// bridges and to try it; the add-on does the same with its `dashboard` option.
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
+import { DEMO_ENTITY_PREFIX } from "../demo/demo-config.js";
+import { EXIT_CONFIG, EXIT_FAILURE, EXIT_OK } from "../exit-codes.js";
+import { HaConnection } from "../ha/connection.js";
+import { buildDashboard, dashboardPlace } from "../ha/dashboard/build-dashboard.js";
+import { childrenInStates, type PublishedState } from "../ha/dashboard/children-in-states.js";
+import { writeDashboard } from "../ha/dashboard/dashboard-writer.js";
+import { contractNames, EntityNames } from "../ha/entity-names.js";
+import { createLogger } from "../log/logger.js";
+
+export const dashboardUsage = `Usage: npm run dashboard -- [--help]
+
+Makes the "Rewards" dashboard in Home Assistant (or brings it up to date) for the children the
+bridge has published there, then exits. A dashboard someone has edited since is left as it is.
+
+  HA_URL    Home Assistant's address, e.g. http://homeassistant.local:8123
+  HA_TOKEN  a long-lived access token of an administrator
+
+  --help    this text`;
+
+export interface DashboardIo {
+  env: NodeJS.ProcessEnv;
+  stdout: (line: string) => void;
+  stderr: (line: string) => void;
+}
+
+/** How long Home Assistant may take to answer before the command gives up. */
+const CONNECT_TIMEOUT_MS = 30_000;
+
+/** The command: its exit code, never process.exit (2: bad arguments or settings, 1: nothing written). */
+export async function main(argv: readonly string[], io: DashboardIo): Promise<number> {
+  let help: boolean | undefined;
+  try {
+    ({
+      values: { help },
+    } = parseArgs({ args: [...argv], options: { help: { type: "boolean", short: "h" } }, strict: true }));
+  } catch (error) {
+    io.stderr(`${(error as Error).message}\n\n${dashboardUsage}`);
+    return EXIT_CONFIG;
+  }
+  if (help) {
+    io.stdout(dashboardUsage);
+    return EXIT_OK;
+  }
+  const url = io.env.HA_URL?.trim().replace(/\/+$/, "");
+  const token = io.env.HA_TOKEN?.trim();
+  const problems = [
+    ...(url ? [] : ["HA_URL: required (e.g. http://homeassistant.local:8123)"]),
+    ...(url && !/^https?:\/\/[^/\s]+/.test(url) ? ["HA_URL: must be an http:// or https:// URL"] : []),
+    ...(token ? [] : ["HA_TOKEN: required (a long-lived token of an administrator)"]),
+  ];
+  if (problems.length > 0 || !url || !token) {
+    for (const problem of problems) io.stderr(problem);
+    return EXIT_CONFIG;
+  }
+  const logger = createLogger({ level: "error", secrets: [token] });
+  const connection = new HaConnection({
+    url,
+    token,
+    logger,
+    requireAdmin: true,
+    retryFirstConnect: false,
+    // Nothing to republish: the command only writes the dashboard once Home Assistant runs.
+    onRunning: () => Promise.resolve(),
+  });
+  try {
+    await connection.open();
+    await connection.whenReady(AbortSignal.timeout(CONNECT_TIMEOUT_MS));
+    const states = await connection.command<PublishedState[]>({ type: "get_states" });
+    const { children, mode } = childrenInStates(states, contractNames, [new EntityNames(DEMO_ENTITY_PREFIX)]);
+    if (children.length === 0) {
+      io.stderr(
+        `no children of the bridge in Home Assistant at ${url} (no sensor.reward_facts_<child>_minutes_remaining): ` +
+          "start the bridge first, then run this again",
+      );
+      return EXIT_FAILURE;
+    }
+    const place = dashboardPlace(contractNames);
+    const outcome = await writeDashboard(
+      connection,
+      place,
+      buildDashboard({ names: contractNames, children, mode }),
+    );
+    const names = children.map((child) => child.firstName).join(", ");
+    if (outcome === "changed_by_user") {
+      io.stderr(
+        `the ${place.title} dashboard (${url}/${place.urlPath}) was changed in Home Assistant since the bridge ` +
+          "wrote it: left as it is. Delete it in Settings → Dashboards to have it made again.",
+      );
+      return EXIT_FAILURE;
+    }
+    io.stdout(
+      `${outcome} the ${place.title} dashboard for ${names} (${mode} entities): ${url}/${place.urlPath}`,
+    );
+    return EXIT_OK;
+  } catch (error) {
+    io.stderr(`npm run dashboard: ${(error as Error).message}`);
+    return EXIT_FAILURE;
+  } finally {
+    connection.close();
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  main(process.argv.slice(2), {
+    env: process.env,
+    stdout: (line) => process.stdout.write(`${line}\n`),
+    stderr: (line) => process.stderr.write(`${line}\n`),
+  }).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      process.stderr.write(`npm run dashboard: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.exitCode = EXIT_FAILURE;
+    },
+  );
+}

@@ -1,0 +1,253 @@
+import { execFile } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { HaConnection } from "../../../src/ha/connection.js";
+import { buildDashboard, dashboardPlace } from "../../../src/ha/dashboard/build-dashboard.js";
+import { removeDashboard, writeDashboard } from "../../../src/ha/dashboard/dashboard-writer.js";
+import type { LovelaceCard, LovelaceConfig } from "../../../src/ha/dashboard/lovelace.js";
+import { marked } from "../../../src/ha/dashboard/marker.js";
+import {
+  type ChildIdentity,
+  childEntities,
+  statusEntity,
+  unavailableChildEntities,
+} from "../../../src/ha/entities.js";
+import { contractNames, EntityNames } from "../../../src/ha/entity-names.js";
+import { silentLogger } from "../../../src/log/logger.js";
+import { launchChromium } from "../../support/chromium.js";
+import { sampleCalmDay, sampleToday } from "../../support/facts.js";
+import {
+  HOME_ASSISTANT_SETUP_TIMEOUT_MS,
+  type HomeAssistantInstance,
+  startHomeAssistant,
+} from "../../support/home-assistant.js";
+import {
+  type FrontendTokens,
+  openFrontend,
+  signInTestUser,
+  visibleTexts,
+} from "../../support/home-assistant-frontend.js";
+import { testedHomeAssistantVersion } from "../../support/tested-version.js";
+
+// The dashboard in a real Home Assistant, on each release the add-on supports: made through the
+// websocket, saved and read back, never saved over an edit; its templates rendered by Home
+// Assistant itself; the page drawn by the release's own frontend without an error card. The
+// children's states are the bridge's REST-made ones, written from its mapping.
+
+const version = testedHomeAssistantVersion();
+const root = fileURLToPath(new URL("../../..", import.meta.url));
+
+const lea: ChildIdentity = { id: "7f3c2a10-0000-4000-8000-000000000001", firstName: "Léa", slug: "lea" };
+const noah: ChildIdentity = { id: "7f3c2a10-0000-4000-8000-000000000002", firstName: "Noah", slug: "noah" };
+const ines: ChildIdentity = { id: "7f3c2a10-0000-4000-8000-000000000003", firstName: "Inès", slug: "ines" };
+const place = dashboardPlace(contractNames);
+
+let ha: HomeAssistantInstance;
+let link: HaConnection;
+let browser: Browser;
+let tokens: FrontendTokens;
+
+async function writeStates(states: ReturnType<typeof childEntities>): Promise<void> {
+  for (const state of states) {
+    const written = await ha.api("POST", `/api/states/${state.entityId}`, {
+      state: state.state,
+      attributes: state.attributes,
+    });
+    expect(written.status, state.entityId).toBeLessThan(300);
+  }
+}
+
+const storedConfig = () =>
+  ha.wsCommand<Record<string, unknown>>({ type: "lovelace/config", url_path: place.urlPath });
+
+beforeAll(async () => {
+  ha = await startHomeAssistant({ version });
+  // The day a parent looks at: Léa at home with a session running, Noah at the other home, Inès
+  // whose rules the app has not synced yet.
+  const session = { running: true, endsAt: new Date(Date.now() + 18 * 60_000).toISOString(), minutes: 20 };
+  await writeStates([
+    ...childEntities(contractNames, lea, { ...sampleToday, session }, Date.now()),
+    ...childEntities(contractNames, noah, sampleCalmDay, Date.now()),
+    ...unavailableChildEntities(contractNames, ines, "rules_not_synced"),
+    statusEntity(contractNames, {
+      state: "ok",
+      requestsLastMinute: 9,
+      budgetPerMinute: 28,
+      demandPerMinute: 9,
+      stretch: 1,
+      children: [lea, noah, ines],
+      rateLimitedCount: 0,
+      lastError: null,
+      lastTurnAt: Date.now(),
+    }),
+  ]);
+  link = new HaConnection({
+    url: ha.url,
+    token: ha.token,
+    logger: silentLogger(),
+    requireAdmin: true,
+    onRunning: () => Promise.resolve(),
+  });
+  await link.open();
+  await link.whenReady(AbortSignal.timeout(30_000));
+  [browser, tokens] = await Promise.all([launchChromium(), signInTestUser(ha)]);
+}, HOME_ASSISTANT_SETUP_TIMEOUT_MS);
+
+afterAll(async () => {
+  await browser?.close();
+  link?.close();
+  await ha?.stop();
+});
+
+const household = (children = [lea, noah, ines]): LovelaceConfig =>
+  buildDashboard({ names: contractNames, children, mode: "rest" });
+
+/** Every markdown text of the configuration, rendered by Home Assistant's template engine. */
+async function renderedTexts(config: LovelaceConfig): Promise<string[]> {
+  const contents: string[] = [];
+  const walk = (cards: readonly LovelaceCard[]) => {
+    for (const card of cards) {
+      if (typeof card.content === "string") contents.push(card.content);
+      walk((card.cards as LovelaceCard[] | undefined) ?? []);
+      if (card.card) walk([card.card as LovelaceCard]);
+    }
+  };
+  walk(config.views.flatMap((view) => view.cards));
+  const rendered: string[] = [];
+  for (const template of contents) {
+    const answer = await ha.api<string>("POST", "/api/template", { template });
+    expect(answer.status, `${template}\n${answer.body}`).toBe(200);
+    rendered.push(answer.body);
+  }
+  return rendered;
+}
+
+describe(`the Rewards dashboard in a real Home Assistant ${version}`, () => {
+  it("is made in the sidebar through the websocket, and Home Assistant keeps the configuration as written", async () => {
+    expect(await writeDashboard(link, place, household())).toBe("created");
+    const dashboards = await ha.wsCommand<Array<Record<string, unknown>>>({
+      type: "lovelace/dashboards/list",
+    });
+    expect(dashboards).toContainEqual(
+      expect.objectContaining({
+        url_path: "reward-facts",
+        title: "Rewards",
+        show_in_sidebar: true,
+        mode: "storage",
+      }),
+    );
+    expect(await storedConfig()).toEqual(marked(household()));
+  });
+
+  it("is written again only when the children change", async () => {
+    expect(await writeDashboard(link, place, household())).toBe("unchanged");
+    expect(await writeDashboard(link, place, household([lea, noah]))).toBe("updated");
+    expect(await writeDashboard(link, place, household())).toBe("updated");
+    expect(await storedConfig()).toEqual(marked(household()));
+  });
+
+  it("says what a parent needs in words: Home Assistant renders each text of it", async () => {
+    const texts = await renderedTexts(household());
+    const joined = texts.join("\n---\n");
+    expect(joined).not.toMatch(/\{\{|\{%|None/);
+    expect(joined).toContain("**7** of 12 points");
+    expect(joined).toContain("**4** days in a row");
+    expect(joined).toMatch(/Make the bed \*\(must\)\* · validated/);
+    expect(joined).toMatch(/Homework \*\(must\)\* · done, to check/);
+    expect(joined).toContain("Set the table · to do");
+    expect(joined).toContain("Noah's minutes and points are counted there today");
+    expect(joined).toContain('<ha-alert alert-type="info" title="Inès: no rules synced yet">');
+    expect(joined).toContain("Open the app once on a parent's device");
+    expect(joined).toContain('title="Reward Facts: ok"');
+  });
+
+  it("is drawn by this release's own frontend without an error card: each child's minutes, the other home, the reason", async () => {
+    const page = await openFrontend(browser, tokens, `/${place.urlPath}/today`, { width: 1280, height: 900 });
+    try {
+      await page.getByText("At the other home today").waitFor({ timeout: 30_000 });
+      await page.getByText("Inès: no rules synced yet").waitFor();
+      expect(await page.locator("hui-gauge-card").count()).toBe(1);
+      // The gauge's number, in its own words on each release: "25m" on 2026, "25 min" on 2024.3.
+      await expect
+        .poll(() => visibleTexts(page, "hui-gauge-card"))
+        .toEqual([expect.stringMatching(/^25 ?m(in)? Minutes left$/)]);
+      await expect
+        .poll(() => visibleTexts(page, "hui-entities-card"))
+        .toEqual([expect.stringMatching(/^Session ends In 1[78] minutes$/)]);
+      expect(await page.locator("hui-error-card").count()).toBe(0);
+    } catch (error) {
+      await page.screenshot({ path: "/tmp/rf-dashboard-failure.png" });
+      throw error;
+    } finally {
+      await page.context().close();
+    }
+  }, 60_000);
+
+  it("is left as it is, and says so, once someone edits it", async () => {
+    const edited = structuredClone(await storedConfig()) as unknown as LovelaceConfig;
+    edited.views[0]?.cards.unshift({ type: "markdown", content: "Our own note" });
+    await ha.wsCommand({ type: "lovelace/config/save", url_path: place.urlPath, config: edited });
+    expect(await writeDashboard(link, place, household([lea]))).toBe("changed_by_user");
+    expect(await storedConfig()).toEqual(edited);
+    // The demo's own dashboard beside it: removed when unchanged, left once edited.
+    const demo = new EntityNames("reward_facts_demo");
+    const demoPlace = dashboardPlace(demo);
+    const demoConfig = buildDashboard({ names: demo, children: [lea], mode: "rest" });
+    expect(await writeDashboard(link, demoPlace, demoConfig)).toBe("created");
+    expect(await removeDashboard(link, demoPlace)).toBe(true);
+    expect(await writeDashboard(link, demoPlace, demoConfig)).toBe("created");
+    await ha.wsCommand({
+      type: "lovelace/config/save",
+      url_path: demoPlace.urlPath,
+      config: { ...demoConfig, title: "Mine now" },
+    });
+    expect(await removeDashboard(link, demoPlace)).toBe(false);
+    const urls = (await ha.wsCommand<Array<{ url_path: string }>>({ type: "lovelace/dashboards/list" }))
+      .map((dashboard) => dashboard.url_path)
+      .filter((url) => url.startsWith("reward-facts"));
+    expect(urls.sort()).toEqual(["reward-facts", "reward-facts-demo"]);
+  });
+
+  it("is made once by `npm run dashboard` from the children Home Assistant shows", async () => {
+    await ha.wsCommand({
+      type: "lovelace/dashboards/delete",
+      dashboard_id: await dashboardId(place.urlPath),
+    });
+    const command = (env: Record<string, string>) =>
+      promisify(execFile)("npm", ["run", "--silent", "dashboard"], {
+        cwd: root,
+        timeout: 60_000,
+        env: { ...process.env, ...env },
+      }).then(
+        ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+        (error: { code: number; stdout: string; stderr: string }) => error,
+      );
+    const made = await command({ HA_URL: ha.url, HA_TOKEN: ha.token });
+    expect(made).toMatchObject({ code: 0 });
+    expect(made.stdout).toContain(
+      `created the Rewards dashboard for Inès, Léa, Noah (rest entities): ${ha.url}/reward-facts`,
+    );
+    expect(await storedConfig()).toEqual(
+      marked(buildDashboard({ names: contractNames, children: [ines, lea, noah], mode: "rest" })),
+    );
+    expect(await command({ HA_URL: ha.url, HA_TOKEN: ha.token })).toMatchObject({ code: 0 });
+    const refused = await command({ HA_URL: "", HA_TOKEN: "" });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr.trim().split("\n")).toEqual([
+      "HA_URL: required (e.g. http://homeassistant.local:8123)",
+      "HA_TOKEN: required (a long-lived token of an administrator)",
+    ]);
+    for (const output of [made.stdout, made.stderr]) expect(output).not.toContain(ha.token);
+  }, 120_000);
+});
+
+async function dashboardId(urlPath: string): Promise<string> {
+  const dashboards = await ha.wsCommand<Array<{ id: string; url_path: string }>>({
+    type: "lovelace/dashboards/list",
+  });
+  const found = dashboards.find((dashboard) => dashboard.url_path === urlPath);
+  if (!found) throw new Error(`no dashboard at ${urlPath}`);
+  return found.id;
+}
