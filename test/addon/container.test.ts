@@ -9,7 +9,9 @@ import {
   rmSync,
   writeFileSync,
 } from "node:fs";
+import { createServer } from "node:http";
 import { builtinModules } from "node:module";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { promisify } from "node:util";
@@ -86,6 +88,30 @@ describe("the Dockerfile", () => {
     expect(entrypoint.slice(0, 2)).toEqual(["/sbin/tini", "--"]);
     expect(finalStage).toMatch(/apk add --no-cache .*\btini\b/);
   });
+
+  it("runs node with flags that leave undici able to read an HTTP answer", async () => {
+    // --jitless (and --lite-mode, which implies it) removes WebAssembly, which undici's HTTP
+    // parser needs: the bridge would then reach neither the API nor Home Assistant.
+    const command = execForm(withKeyword("CMD")[0]) as string[];
+    const flags = command.slice(1, -1);
+    const server = createServer((_request, response) => response.end("pong"));
+    await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const script =
+        'import { request } from "undici";' +
+        `const answer = await request("http://127.0.0.1:${port}/");` +
+        "process.stdout.write(await answer.body.text());";
+      const { stdout } = await promisify(execFile)(
+        process.execPath,
+        [...flags, "--input-type=module", "-e", script],
+        { cwd: repoRoot },
+      );
+      expect(stdout).toBe("pong");
+    } finally {
+      server.close();
+    }
+  }, 30_000);
 
   it("is what config.yaml's init: false relies on (no second init, none missing)", () => {
     expect(readManifest().init).toBe(false);

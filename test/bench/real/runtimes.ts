@@ -70,7 +70,7 @@ export function commandFor(runtime: NodeRuntime, script: string[]): { command: s
   return { command: runtime.execPath, args: [...runtime.flags, ...script] };
 }
 
-/** `node --max-semi-space-size=1 --lite-mode dist/src/main.js`, as the setup paragraphs show it. */
+/** `node <the Dockerfile CMD flags> dist/src/main.js`, as the setup paragraphs show it. */
 export function shownCommand(runtime: NodeRuntime, script: string): string {
   return ["node", ...runtime.flags, script].join(" ");
 }
