@@ -172,7 +172,9 @@ describe(`the bridge in a real Home Assistant ${version}`, () => {
         { timeoutMs: 20_000 },
       );
       expect(endsAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00$/);
-      expect((await ha.getState("binary_sensor.reward_facts_lea_session_running"))?.state).toBe("on");
+      // The two states are separate writes (REST posts them one after the other): the second may
+      // land a moment after the first on a loaded machine, far within the minute of the session.
+      await ha.waitForState("binary_sensor.reward_facts_lea_session_running", "on");
       await ha.waitFor(() => seen.events[0], { timeoutMs: 75_000 });
       expect(seen.events[0]?.data).toEqual({ entity_id: "sensor.reward_facts_lea_session_ends_at" });
       expect(Date.now()).toBeGreaterThanOrEqual(Date.parse(endsAt) - 1_000);
@@ -197,8 +199,9 @@ describe(`the bridge in a real Home Assistant ${version}`, () => {
     );
     expect(minutes.state).toBe("0");
     expect(minutes.attributes.is_my_day).toBe(false);
-    expect((await ha.getState(`binary_sensor.reward_facts_${calmChildSlug}_my_day`))?.state).toBe("off");
-    expect((await ha.getState(`sensor.reward_facts_${calmChildSlug}_period`))?.state).toBe("unknown");
+    // Written after minutes_remaining, one by one.
+    await ha.waitForState(`binary_sensor.reward_facts_${calmChildSlug}_my_day`, "off");
+    await ha.waitForState(`sensor.reward_facts_${calmChildSlug}_period`, "unknown");
   });
 
   it("makes a child without synced rules unavailable, with the reason", async () => {
@@ -259,8 +262,10 @@ describe(`the bridge in a real Home Assistant ${version}`, () => {
         { timeoutMs: 30_000 },
       );
       expect(notification.message).toMatch(/new token/);
-      expect((await ha.getState("sensor.reward_facts_status"))?.state).toBe("token_invalid");
-      expect((await ha.getState("sensor.reward_facts_lea_points"))?.attributes.reason).toMatch(/token/);
+      await ha.waitForState("sensor.reward_facts_status", "token_invalid");
+      await ha.waitForState("sensor.reward_facts_lea_points", (s) =>
+        /token/.test(String(s.attributes.reason)),
+      );
     } finally {
       sim.restoreToken(sim.tokens.household);
     }

@@ -184,6 +184,28 @@ export class HomeAssistant implements HomeAssistantInstance {
     return recorder;
   }
 
+  async waitForState(
+    entityId: string,
+    expected: string | ((state: HaState) => boolean),
+    options: { timeoutMs?: number } = {},
+  ): Promise<HaState> {
+    const matches = typeof expected === "string" ? (s: HaState) => s.state === expected : expected;
+    let last: HaState | null = null;
+    try {
+      return await waitFor(
+        async () => {
+          last = await this.getState(entityId);
+          return last !== null && matches(last) ? last : undefined;
+        },
+        { timeoutMs: options.timeoutMs ?? 10_000 },
+      );
+    } catch (error) {
+      const wanted = typeof expected === "string" ? `"${expected}"` : "the expected state";
+      const seen = last === null ? "absent" : `"${(last as HaState).state}"`;
+      throw new Error(`${entityId} is ${seen}, not ${wanted}: ${(error as Error).message}`);
+    }
+  }
+
   waitFor<T>(check: WaitCheck<T>, options?: WaitForOptions): Promise<T> {
     return waitFor(check, options);
   }

@@ -53,6 +53,16 @@ export interface HomeAssistantInstance {
   kill(): Promise<void>;
   /** Freezes HA (SIGSTOP) with its sockets open, or thaws it (SIGCONT): a half-open link. */
   freeze(frozen: boolean): void;
+  /**
+   * Waits until the entity's state is `expected` (or passes it, when a check) and resolves with
+   * it; the timeout error says what it last was. States are written one after the other, so a
+   * test reading one state after seeing another waits for it rather than reading it once.
+   */
+  waitForState(
+    entityId: string,
+    expected: string | ((state: HaState) => boolean),
+    options?: { timeoutMs?: number },
+  ): Promise<HaState>;
   /** An authenticated REST call; the body is parsed as JSON when it is JSON. */
   api<T = unknown>(
     method: Dispatcher.HttpMethod,

@@ -214,8 +214,9 @@ describe(`MQTT discovery on Home Assistant ${version}`, () => {
     await ha.waitFor(async () => (await ha.getState(STATUS_ENTITY_ID))?.state === "stopped", {
       timeoutMs: 30_000,
     });
-    expect((await ha.getState(minutes))?.state).toBe("unavailable");
-    expect((await ha.getState("sensor.reward_facts_lea_read_status"))?.state).toBe("the bridge stopped");
+    // Retained messages come back in no set order: wait for each rather than read it once.
+    await ha.waitForState(minutes, "unavailable");
+    await ha.waitForState("sensor.reward_facts_lea_read_status", "the bridge stopped");
 
     const again = bridge();
     await ha.waitFor(async () => (await ha.getState(minutes))?.state !== "unavailable", {
