@@ -17,6 +17,7 @@ const onOldestToo = [
   "test/addon/blueprints-ha.test.ts",
   // The delivery script and MQTT discovery speak version-specific Home Assistant.
   "test/ha/delivery-record.test.ts",
+  "test/fault/ha-crash-redelivery.test.ts",
   "test/ha/mqtt/mqtt-publisher.test.ts",
   // The dashboard: Home Assistant's own cards, as each release's frontend draws them.
   "test/ha/dashboard/dashboard-ha.test.ts",

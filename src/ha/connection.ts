@@ -22,6 +22,8 @@ export interface HaConnectionOptions {
   requireAdmin: boolean;
   /** Called after every (re)connection once Core is RUNNING, before the link counts as ready. */
   onRunning: () => Promise<void>;
+  /** Called when the link drops (Home Assistant stopped, died, or the network failed). */
+  onDisconnected?: () => void;
   heartbeatMs?: number;
   pongTimeoutMs?: number;
   /**
@@ -56,7 +58,13 @@ export class HaConnection {
   #generation = 0;
 
   constructor(options: HaConnectionOptions) {
-    this.#o = { heartbeatMs: 30_000, pongTimeoutMs: 10_000, retryFirstConnect: true, ...options };
+    this.#o = {
+      heartbeatMs: 30_000,
+      pongTimeoutMs: 10_000,
+      retryFirstConnect: true,
+      onDisconnected: () => {},
+      ...options,
+    };
   }
 
   /** Connects; resolves once connected (not necessarily RUNNING). Throws on a refused token. */
@@ -76,6 +84,7 @@ export class HaConnection {
     conn.addEventListener("ready", () => this.#onConnected());
     conn.addEventListener("disconnected", () => {
       this.#setReady(false);
+      this.#o.onDisconnected();
       this.#o.logger.warn("Home Assistant disconnected; waiting for it to come back");
     });
     conn.addEventListener("reconnect-error", () => {

@@ -15,6 +15,11 @@ export interface DeliveryScriptInput {
   inDoubt: boolean;
   /** The record's `last_updated` after the child's last acknowledged fact (see below). */
   expectedStamp: string | undefined;
+  /**
+   * Marked redelivered whatever the record says: a fact Home Assistant answered before it died
+   * and restored an older record (recent-deliveries.ts).
+   */
+  redelivered?: boolean;
   /** `action` for service calls from 2024.8, `service` before. */
   serviceKey: "action" | "service";
   /** Steps run before the bus event, in the same run: one list when redelivered, one otherwise. */
@@ -38,7 +43,8 @@ const TEMPLATE_DELIMITERS = /\{%|\{\{|\{#/;
 /**
  * The message for one fact.
  *
- * `redelivered` is true only for a fact in doubt whose record has changed since the bridge last
+ * `redelivered` is true for a fact sent again after Home Assistant lost what it had answered
+ * (`redelivered` in the input), and for a fact in doubt whose record has changed since the bridge last
  * saw it (a restart of Home Assistant restored the record from its last save, which can be older
  * than what it fired before dying): the fact may then have arrived already, and automations can
  * skip it. A fact in doubt whose record is unchanged never fired, and goes out as new.
@@ -56,6 +62,7 @@ export function deliveryScript(input: DeliveryScriptInput): DeliveryScriptMessag
       fact_id: input.factId,
       in_doubt: input.inDoubt,
       expected: input.expectedStamp ?? "",
+      resent: input.redelivered === true,
       raw,
     },
     sequence: [
@@ -65,7 +72,7 @@ export function deliveryScript(input: DeliveryScriptInput): DeliveryScriptMessag
         variables: {
           redelivered:
             `{% set s = ${recordState} %}` +
-            "{{ in_doubt and expected != '' and (s is none or s.last_updated.isoformat() != expected) }}",
+            "{{ resent or (in_doubt and expected != '' and (s is none or s.last_updated.isoformat() != expected)) }}",
         },
       },
       ...beforeEventSteps(input.beforeEvent),

@@ -26,6 +26,7 @@ import {
 } from "./errors.js";
 import { eventData } from "./event-data.js";
 import { brokerNotice, type PersistentNotice, tokenNotice } from "./notifications.js";
+import { RecentDeliveries } from "./recent-deliveries.js";
 import { RestEntities } from "./rest/rest-entities.js";
 import { slugsFor } from "./slugs.js";
 import { StateWriter } from "./state-writer.js";
@@ -77,6 +78,8 @@ export class HaSink implements Sink {
   readonly #brokerNotice: PersistentNotice;
   #status: EngineStatus | undefined;
   #lastWriteFailure = 0;
+  /** Facts answered lately: a crash of Home Assistant may have taken what they set off. */
+  readonly #recent = new RecentDeliveries();
 
   constructor(options: HaSinkOptions) {
     this.#logger = options.logger;
@@ -96,6 +99,7 @@ export class HaSink implements Sink {
       heartbeatMs: options.heartbeatMs ?? 30_000,
       pongTimeoutMs: options.pongTimeoutMs ?? 10_000,
       onRunning: () => this.#onRunning(),
+      onDisconnected: () => this.#recent.dropped(),
     });
     this.#records = new DeliveryRecords(this.#connection, options.logger, this.#names);
     const parts = {
@@ -182,21 +186,7 @@ export class HaSink implements Sink {
         });
         return {};
       }
-      const identity = this.#identity(child);
-      const script = deliveryScript({
-        eventType: this.#names.eventType,
-        data,
-        beforeEvent: {
-          redelivered: this.#entities.deliverySteps(identity, data, true),
-          otherwise: this.#entities.deliverySteps(identity, data, false),
-        },
-        factId: delivery.event.id,
-        recordEntityId: record,
-        inDoubt: delivery.inDoubt,
-        expectedStamp: delivery.lastReceipt,
-        serviceKey: this.#connection.supportsActionKey ? "action" : "service",
-      });
-      const result = readDeliveryResult(await this.#connection.command({ ...script }));
+      const result = await this.#deliverScripted(child, delivery, record, false);
       if (!result.fired) return { alreadyDelivered: true };
       if (result.redelivered) {
         this.#logger.warn(
@@ -219,6 +209,64 @@ export class HaSink implements Sink {
       }
       throw new NotDeliveredError(`Home Assistant did not take the event: ${(error as Error).message}`);
     }
+  }
+
+  /**
+   * Runs the delivery script for one fact; `resent` marks it redelivered whatever the record says
+   * (a fact Home Assistant answered before it died). Notes the answer for `#redeliverAfterCrash`.
+   */
+  async #deliverScripted(child: ChildRef, delivery: FactDelivery, record: string, resent: boolean) {
+    const identity = this.#identity(child);
+    const data = eventData(identity, delivery);
+    const script = deliveryScript({
+      eventType: this.#names.eventType,
+      data,
+      beforeEvent: {
+        redelivered: this.#entities.deliverySteps(identity, data, true),
+        otherwise: this.#entities.deliverySteps(identity, data, false),
+      },
+      factId: delivery.event.id,
+      recordEntityId: record,
+      inDoubt: delivery.inDoubt,
+      expectedStamp: delivery.lastReceipt,
+      redelivered: resent,
+      serviceKey: this.#connection.supportsActionKey ? "action" : "service",
+    });
+    const result = readDeliveryResult(await this.#connection.command({ ...script }));
+    this.#recent.answered(child, delivery);
+    return result;
+  }
+
+  /**
+   * After a reconnection, before facts flow: when a child's record is behind the facts Home
+   * Assistant answered just before the link dropped, it died without saving them, and perhaps
+   * before what they set off had run: those facts go again, marked redelivered, in their order
+   * (recent-deliveries.ts). A record that names the last fact answered means nothing was lost.
+   */
+  async #redeliverAfterCrash(): Promise<void> {
+    const children = this.#recent.childrenInDoubt();
+    if (children.length > 0) {
+      const states = await this.#connection.command<Array<{ entity_id: string; state: string }>>({
+        type: "get_states",
+      });
+      for (const child of children) {
+        const record = await this.#recordOf(child);
+        if (!record) continue;
+        const recorded = states.find((state) => state.entity_id === record)?.state;
+        const owed = this.#recent.owed(child.id, recorded);
+        if (owed.length === 0) continue;
+        this.#logger.warn(
+          { child: child.firstName, facts: owed.length },
+          "Home Assistant restarted without the last facts it had answered: sent again, marked redelivered",
+        );
+        for (const { delivery } of owed) {
+          const ageMs = Math.max(0, Date.now() - Date.parse(delivery.event.at));
+          const again = { ...delivery, ageSeconds: Number.isFinite(ageMs) ? Math.round(ageMs / 1000) : 0 };
+          await this.#deliverScripted(child, again, record, true);
+        }
+      }
+    }
+    this.#recent.settled();
   }
 
   async publishStatus(status: EngineStatus): Promise<void> {
@@ -295,6 +343,13 @@ export class HaSink implements Sink {
       return;
     }
     await this.#republish();
+    await this.#redeliverAfterCrash().catch((error: unknown) => {
+      // Kept for the next connection: the link dropped again, or the record could not be read.
+      this.#logger.warn(
+        { err: error },
+        "the facts answered before Home Assistant restarted could not be checked",
+      );
+    });
     // Home Assistant may have been restored from a backup, or the dashboard deleted meanwhile.
     await this.#keepDashboard();
   }

@@ -112,8 +112,13 @@ export class HomeAssistant implements HomeAssistantInstance {
       await this.#agent.destroy();
       this.#agent = newAgent();
       this.#spawn();
+      // Listening again as soon as the websocket answers, before Core is RUNNING: nothing a test
+      // watches (the bridge waits for RUNNING) fires before, so no recorder misses an event.
+      await this.#waitWhileAlive("the websocket (recorders subscribed again)", async () => {
+        await Promise.all([...this.#recorders].map((recorder) => recorder.resubscribe()));
+        return true;
+      });
       await this.#waitUntilRunning();
-      await Promise.all([...this.#recorders].map((recorder) => recorder.resubscribe()));
       log(`Home Assistant restarted, RUNNING after ${seconds(started)}`);
     })().finally(() => {
       this.#restarting = undefined;

@@ -1,0 +1,102 @@
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { REDELIVERY_WINDOW_MS } from "../../src/ha/recent-deliveries.js";
+import { ApiSimulator } from "../../src/simulator/index.js";
+import { BridgeProcess } from "../support/bridge-process.js";
+import { eventLogConfig, loggedEvents } from "../support/ha-event-log.js";
+import { type HomeAssistantInstance, startHomeAssistant } from "../support/home-assistant.js";
+import { testedHomeAssistantVersion } from "../support/tested-version.js";
+
+const version = testedHomeAssistantVersion();
+
+// Home Assistant answers a delivery once it has fired the event; a SIGKILL a moment later can
+// take what the event set off (a queued automation run) with it, and its delivery records come
+// back from its last save. The facts it answered shortly before it died go again, marked
+// `redelivered`; a clean restart (states saved) sends nothing again.
+
+let ha: HomeAssistantInstance;
+let sim: ApiSimulator;
+let bridge: BridgeProcess | undefined;
+
+beforeAll(async () => {
+  [ha, sim] = await Promise.all([
+    startHomeAssistant({ ...eventLogConfig, version }),
+    ApiSimulator.start({ activity: false }),
+  ]);
+}, 900_000);
+
+afterAll(async () => {
+  await bridge?.kill();
+  await ha?.stop();
+  await sim?.stop();
+});
+
+/** Each logged arrival's `redelivered`, per fact id, in order. */
+async function arrivals(ids: readonly string[]): Promise<Record<string, unknown[]>> {
+  const logged = await loggedEvents(ha);
+  return Object.fromEntries(
+    ids.map((id) => [id, logged.filter((data) => data.event_id === id).map((data) => data.redelivered)]),
+  );
+}
+
+async function waitLogged(id: string, times = 1): Promise<void> {
+  await ha.waitFor(async () => ((await arrivals([id]))[id] ?? []).length >= times, {
+    timeoutMs: 60_000,
+    description: `fact ${id} logged ${times} time(s) by the automation`,
+  });
+}
+
+describe(`Home Assistant ${version} killed just after it answered facts`, () => {
+  it("gets the facts it answered in the last moments again, marked redelivered; after a clean restart, none", async () => {
+    const child = sim.addChild("Lou", { planned: false });
+    bridge = new BridgeProcess({
+      REWARD_FACTS_API_TOKEN: sim.tokens.household,
+      REWARD_FACTS_API_BASE_URL: sim.url,
+      REWARD_FACTS_EVENTS_INTERVAL_SECONDS: "10",
+      REWARD_FACTS_CHILDREN: child.id,
+      REWARD_FACTS_DATA_DIR: join(await mkdtemp(join(tmpdir(), "rf-ha-crash-")), "data"),
+      HA_URL: ha.url,
+      HA_TOKEN: ha.token,
+    }).start();
+
+    const old = sim.addEvent(child.id, { type: "cheer_sent", cheer: "bravo" });
+    await waitLogged(old.id);
+    // Answered longer ago than the window: whatever it set off has long run.
+    await sleep(REDELIVERY_WINDOW_MS + 2_000);
+    const first = sim.addEvent(child.id, { type: "cheer_sent", cheer: "super" });
+    const second = sim.addEvent(child.id, {
+      type: "behavior_validated",
+      behaviorId: "b1",
+      label: "Make the bed",
+    });
+    const recent = [first, second];
+    await waitLogged(second.id);
+    await ha.kill();
+    await ha.restart();
+    for (const fact of recent) await waitLogged(fact.id, 2);
+    expect(await arrivals([old.id, ...recent.map((fact) => fact.id)])).toEqual({
+      [old.id]: [false],
+      [first.id]: [false, true],
+      [second.id]: [false, true],
+    });
+    expect(bridge.text()).toContain("Home Assistant restarted without the last facts it had answered");
+
+    // A clean restart saves the records: nothing is owed, nothing goes again.
+    const beforeStop = sim.addEvent(child.id, { type: "cheer_sent", cheer: "seen" });
+    await waitLogged(beforeStop.id);
+    await ha.restart();
+    const after = sim.addEvent(child.id, { type: "cheer_sent", cheer: "bravo" });
+    await waitLogged(after.id);
+    // Two more poll rounds: a repeat would come in them.
+    await sleep(22_000);
+    expect(await arrivals([beforeStop.id, after.id])).toEqual({
+      [beforeStop.id]: [false],
+      [after.id]: [false],
+    });
+    expect(bridge.text()).not.toContain(sim.tokens.household);
+    expect(bridge.text()).not.toContain(ha.token);
+  }, 300_000);
+});

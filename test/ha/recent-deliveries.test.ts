@@ -1,0 +1,88 @@
+import { describe, expect, it } from "vitest";
+import type { ChildRef, FactDelivery } from "../../src/engine/sink.js";
+import { RecentDeliveries } from "../../src/ha/recent-deliveries.js";
+
+const lea: ChildRef = { id: "c-lea", firstName: "Léa" };
+const noah: ChildRef = { id: "c-noah", firstName: "Noah" };
+
+function fact(id: string): FactDelivery {
+  return {
+    event: {
+      type: "cheer_sent",
+      id,
+      childId: lea.id,
+      at: "2026-11-23T18:00:00.000Z",
+      day: "2026-11-23",
+      cheer: "bravo",
+    },
+    ageSeconds: 1,
+    replayed: false,
+    inDoubt: false,
+    lastReceipt: undefined,
+  };
+}
+
+const ids = (owed: ReturnType<RecentDeliveries["owed"]>) => owed.map((entry) => entry.delivery.event.id);
+
+describe("the facts Home Assistant answered lately", () => {
+  it("owes nothing while the link has not dropped", () => {
+    const recent = new RecentDeliveries(30_000);
+    recent.answered(lea, fact("a"), 1_000);
+    expect(recent.childrenInDoubt()).toEqual([]);
+    expect(recent.owed(lea.id, undefined)).toEqual([]);
+  });
+
+  it("owes, after a drop, what was answered within the window and after the record", () => {
+    const recent = new RecentDeliveries(30_000);
+    recent.answered(lea, fact("a"), 0);
+    recent.answered(lea, fact("b"), 40_000);
+    recent.answered(lea, fact("c"), 41_000);
+    recent.answered(lea, fact("d"), 42_000);
+    recent.dropped(50_000);
+    expect(recent.childrenInDoubt()).toEqual([lea]);
+    // The record restored from an older save: everything in the window goes again, `a` does not.
+    expect(ids(recent.owed(lea.id, "a"))).toEqual(["b", "c", "d"]);
+    expect(ids(recent.owed(lea.id, undefined))).toEqual(["b", "c", "d"]);
+    // The record saved after `c`: only what came after it.
+    expect(ids(recent.owed(lea.id, "c"))).toEqual(["d"]);
+    // The record names the last fact answered: Home Assistant kept everything.
+    expect(ids(recent.owed(lea.id, "d"))).toEqual([]);
+  });
+
+  it("leaves out a child whose facts were all answered before the window", () => {
+    const recent = new RecentDeliveries(30_000);
+    recent.answered(lea, fact("a"), 0);
+    recent.answered(noah, fact("n"), 45_000);
+    recent.dropped(60_000);
+    expect(recent.childrenInDoubt()).toEqual([noah]);
+    expect(recent.owed(lea.id, undefined)).toEqual([]);
+  });
+
+  it("keeps the earliest drop until settled, and a fact sent again keeps its place", () => {
+    const recent = new RecentDeliveries(30_000);
+    recent.answered(lea, fact("a"), 10_000);
+    recent.answered(lea, fact("b"), 11_000);
+    recent.answered(lea, fact("c"), 12_000);
+    recent.dropped(20_000);
+    // A check that sent `a` and `b` again, then the link dropped again before `c`.
+    recent.answered(lea, fact("a"), 70_000);
+    recent.answered(lea, fact("b"), 71_000);
+    recent.dropped(72_000);
+    // Home Assistant kept them (the link failed, Core did not): `c` is still owed, once, in order.
+    expect(ids(recent.owed(lea.id, "b"))).toEqual(["c"]);
+    // Core died again: all three, in their order.
+    expect(ids(recent.owed(lea.id, undefined))).toEqual(["a", "b", "c"]);
+    recent.settled();
+    expect(recent.childrenInDoubt()).toEqual([]);
+    expect(recent.owed(lea.id, undefined)).toEqual([]);
+  });
+
+  it("forgets what is older than the window as new answers come", () => {
+    const recent = new RecentDeliveries(30_000);
+    recent.answered(lea, fact("a"), 0);
+    recent.answered(lea, fact("b"), 31_000);
+    // `a` is gone: a record naming it is not found, and only `b` is owed either way.
+    recent.dropped(31_500);
+    expect(ids(recent.owed(lea.id, "a"))).toEqual(["b"]);
+  });
+});
