@@ -2,6 +2,7 @@ import { MalformedSinceError } from "../api/errors.js";
 import type { ReadEventsPage } from "../api/events-page.js";
 import type { Logger } from "../log/logger.js";
 import type { ApiReader } from "./api-reader.js";
+import { factAgeMs } from "./fact-age.js";
 import { type ChildRef, type FactDelivery, NotDeliveredError, type Sink } from "./sink.js";
 import type { CursorStore, DeliveryLedger } from "./storage.js";
 
@@ -100,10 +101,10 @@ async function deliverPage(
     const state = ctx.delivered.stateOf(child.id, event.id);
     if (state === "acknowledged") continue;
     await ctx.sink.whenReady(signal);
-    const ageMs = Math.max(0, Date.now() - Date.parse(event.at));
+    const ageMs = factAgeMs(event.at);
     const delivery: FactDelivery = {
       event,
-      ageSeconds: Number.isFinite(ageMs) ? Math.round(ageMs / 1000) : 0,
+      ageSeconds: Math.round(ageMs / 1000),
       replayed: ageMs > ctx.replayedAfterMs,
       inDoubt: state === "in_doubt",
       lastReceipt: ctx.delivered.receiptOf(child.id),

@@ -1,4 +1,5 @@
 import type { Today } from "../api/schemas.js";
+import { factAgeSeconds } from "../engine/fact-age.js";
 import {
   type ChildRef,
   type DeliveryOutcome,
@@ -260,8 +261,7 @@ export class HaSink implements Sink {
           "Home Assistant restarted without the last facts it had answered: sent again, marked redelivered",
         );
         for (const { delivery } of owed) {
-          const ageMs = Math.max(0, Date.now() - Date.parse(delivery.event.at));
-          const again = { ...delivery, ageSeconds: Number.isFinite(ageMs) ? Math.round(ageMs / 1000) : 0 };
+          const again = { ...delivery, ageSeconds: factAgeSeconds(delivery.event.at) };
           await this.#deliverScripted(child, again, record, true);
         }
       }
