@@ -1,5 +1,5 @@
-import { Agent, type Dispatcher, request } from "undici";
 import type { z } from "zod";
+import { Agent, type Dispatcher, request } from "../http/undici.js";
 import type { Logger } from "../log/logger.js";
 import { scrubSecrets } from "../log/logger.js";
 import { baseUrlProblem, tokenProblem } from "./endpoint-rules.js";

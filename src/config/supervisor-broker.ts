@@ -1,5 +1,5 @@
-import { request } from "undici";
 import type { BrokerAddress } from "../ha/mqtt/mqtt-link.js";
+import { request } from "../http/undici.js";
 
 const SERVICES_URL = "http://supervisor/services/mqtt";
 

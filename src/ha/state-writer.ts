@@ -1,5 +1,5 @@
 import pRetry from "p-retry";
-import { Agent, request } from "undici";
+import { Agent, request } from "../http/undici.js";
 import type { Logger } from "../log/logger.js";
 import type { EntityState } from "./entities.js";
 import { HomeAssistantHttpError } from "./errors.js";

@@ -1,0 +1,44 @@
+// undici's Agent and request(), loaded without the rest of the package. Its index also loads
+// fetch, WebSocket, EventSource, the mock agents, the caches and cookies (about 3 MiB of heap that
+// the bridge never uses), and its cookies module reads globalThis.Headers, which on Node 22 and
+// later makes Node load its own bundled copy of undici as well (about 7 MiB more, measured on
+// Node 24). The files below are undici's own (the version is pinned in package.json).
+import { createRequire } from "node:module";
+import type * as Undici from "undici";
+
+const requireUndici = createRequire(import.meta.url);
+
+const DispatcherClass = requireUndici("undici/lib/dispatcher/dispatcher.js") as typeof Undici.Dispatcher;
+// What undici's index does: gives every dispatcher (Agent, Pool, MockAgent…) request() and its kin.
+Object.assign(DispatcherClass.prototype, requireUndici("undici/lib/api/index.js"));
+
+export const Agent = requireUndici("undici/lib/dispatcher/agent.js") as typeof Undici.Agent;
+export type Agent = Undici.Agent;
+export type { Dispatcher } from "undici";
+
+const { getGlobalDispatcher } = requireUndici("undici/lib/global.js") as {
+  getGlobalDispatcher: typeof Undici.getGlobalDispatcher;
+};
+
+export type RequestOptions = Omit<Undici.Dispatcher.RequestOptions, "origin" | "path" | "method"> & {
+  method?: Undici.Dispatcher.HttpMethod;
+  dispatcher?: Undici.Dispatcher;
+};
+
+/**
+ * undici's request() for an absolute URL: through `dispatcher`, else the global one; GET unless a
+ * method is given (PUT when there is a body, as undici does).
+ */
+export function request(
+  url: string | URL,
+  options: RequestOptions = {},
+): Promise<Undici.Dispatcher.ResponseData> {
+  const { dispatcher = getGlobalDispatcher(), ...rest } = options;
+  const target = new URL(url);
+  return dispatcher.request({
+    ...rest,
+    origin: target.origin,
+    path: `${target.pathname}${target.search}`,
+    method: rest.method ?? (rest.body ? "PUT" : "GET"),
+  });
+}
