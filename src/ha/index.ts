@@ -6,7 +6,6 @@ import { BRIDGE_VERSION } from "../version.js";
 import { EntityNames } from "./entity-names.js";
 import { HaSink } from "./ha-sink.js";
 import type { BrokerAddress } from "./mqtt/mqtt-link.js";
-import { installWsAsGlobalWebSocket } from "./websocket-global.js";
 
 export { EVENT_TYPE } from "./event-data.js";
 export type { BrokerAddress } from "./mqtt/mqtt-link.js";
@@ -34,7 +33,6 @@ export interface HomeAssistantTargetOptions {
  */
 export async function homeAssistantSink(options: HomeAssistantTargetOptions): Promise<Sink> {
   const { broker, entityPrefix, removeOnStop, ...rest } = options;
-  await installWsAsGlobalWebSocket();
   const common = { ...rest, names: new EntityNames(entityPrefix), removeOnStop: removeOnStop ?? false };
   if (!broker) return new HaSink(common);
   const { mqttEntities } = await import("./mqtt/mqtt-entities.js");
