@@ -22,8 +22,11 @@ export interface HaConnectionOptions {
   requireAdmin: boolean;
   /** Called after every (re)connection once Core is RUNNING, before the link counts as ready. */
   onRunning: () => Promise<void>;
-  /** Called when the link drops (Home Assistant stopped, died, or the network failed). */
-  onDisconnected?: () => void;
+  /**
+   * Called when the link drops: `announced` when Core said it was stopping first (a clean stop,
+   * its states saved), not when it died or the network failed.
+   */
+  onDisconnected?: (announced: boolean) => void;
   heartbeatMs?: number;
   pongTimeoutMs?: number;
   /**
@@ -60,6 +63,8 @@ export class HaConnection {
   #heartbeat: NodeJS.Timeout | undefined;
   #closed = false;
   #generation = 0;
+  /** Core said `homeassistant_stop` on this connection. */
+  #stopAnnounced = false;
 
   constructor(options: HaConnectionOptions) {
     this.#o = {
@@ -85,10 +90,13 @@ export class HaConnection {
     }
     this.#conn = conn;
     if (this.#o.requireAdmin) await this.#checkAdmin(conn);
-    conn.addEventListener("ready", () => this.#onConnected());
+    conn.addEventListener("ready", () => {
+      this.#stopAnnounced = false;
+      void this.#onConnected();
+    });
     conn.addEventListener("disconnected", () => {
       this.#setReady(false);
-      this.#o.onDisconnected();
+      this.#o.onDisconnected(this.#stopAnnounced);
       this.#o.logger.warn("Home Assistant disconnected; waiting for it to come back");
     });
     conn.addEventListener("reconnect-error", () => {
@@ -99,6 +107,7 @@ export class HaConnection {
     await conn.subscribeEvents(() => {
       // Core is shutting down: stop sending before the socket closes.
       if (this.#readiness.isOpen) this.#o.logger.info("Home Assistant is stopping");
+      this.#stopAnnounced = true;
       this.#setReady(false);
     }, "homeassistant_stop");
     await conn.subscribeEvents(() => void this.#onConnected(), "homeassistant_started");

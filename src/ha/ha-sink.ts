@@ -100,7 +100,12 @@ export class HaSink implements Sink {
       heartbeatMs: options.heartbeatMs ?? 30_000,
       pongTimeoutMs: options.pongTimeoutMs ?? 10_000,
       onRunning: () => this.#onRunning(),
-      onDisconnected: () => this.#recent.dropped(),
+      // Not after a clean stop: Core runs what its events set off before it goes. Its records
+      // may still miss a fact answered while it was stopping (it saves them at the stop event,
+      // 2024.3 and 2026.11 alike), which a redelivery would then repeat.
+      onDisconnected: (announced) => {
+        if (!announced) this.#recent.dropped();
+      },
     });
     this.#records = new DeliveryRecords(this.#connection, options.logger, this.#names);
     const parts = {

@@ -95,6 +95,8 @@ describe(`Home Assistant ${version} restarts`, () => {
     expect({ repeated, missing }).toEqual({ repeated: [], missing: [] });
     expect(journal.length).toBeGreaterThan(40);
     expect(bridge.running).toBe(true);
+    // Clean stops: Core said it was stopping, so nothing it had answered is sent again.
+    expect(bridge.text()).not.toContain("without the last facts it had answered");
     expect(bridge.text()).not.toContain(sim.tokens.household);
     expect(bridge.text()).not.toContain(ha.token);
   }, 300_000);

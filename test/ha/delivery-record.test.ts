@@ -44,10 +44,15 @@ function delivery(event: ApiEvent, inDoubt = false, lastReceipt?: string): FactD
 
 const recordEntity = `input_text.${recordIdOf(child.id, contractNames)}`;
 
-/** The bus events of one fact seen so far (after a moment for any that would still come). */
+/**
+ * The bus events of one fact, once the first has reached the recorder (its own connection: the
+ * script's answer on the sink's says nothing of when), and a moment more for any repeat.
+ */
 async function firedFor(eventId: string): Promise<Array<Record<string, unknown>>> {
+  const of = () => recorder.events.map((e) => e.data).filter((data) => data.event_id === eventId);
+  await ha.waitFor(() => of().length > 0).catch(() => undefined);
   await new Promise((resolve) => setTimeout(resolve, 300));
-  return recorder.events.map((e) => e.data).filter((data) => data.event_id === eventId);
+  return of();
 }
 
 beforeAll(async () => {

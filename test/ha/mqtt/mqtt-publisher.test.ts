@@ -92,6 +92,15 @@ afterAll(async () => {
   await sim?.stop();
 });
 
+/** The MQTT device triggers Home Assistant offers on a device. */
+async function mqttTriggerTypes(deviceId: string | undefined): Promise<string[]> {
+  const triggers = await ha.wsCommand<Array<{ type: string; platform?: string; domain?: string }>>({
+    type: "device_automation/trigger/list",
+    device_id: deviceId,
+  });
+  return triggers.filter((t) => (t.domain ?? t.platform) === "mqtt").map((t) => t.type);
+}
+
 describe(`MQTT discovery on Home Assistant ${version}`, () => {
   it("moves from REST-made states to registry entities with the same ids (no _2)", async () => {
     // An earlier bridge, in REST mode, left states under the contract's ids.
@@ -115,10 +124,11 @@ describe(`MQTT discovery on Home Assistant ${version}`, () => {
     expect(registered.filter((e) => /_2$/.test(e.entity_id))).toEqual([]);
     const lea = registered.find((e) => e.entity_id === childEntityId("lea", "minutes_remaining"));
     expect(lea?.unique_id).toBe(`reward_facts_${sim.children.ordinary.id}_minutes_remaining`);
-    const state = await ha.waitFor(async () => {
-      const s = await ha.getState(childEntityId("lea", "minutes_remaining"));
-      return s && s.state !== "unavailable" && s.state !== "unknown" ? s : undefined;
-    });
+    // The state and its attributes are two messages: wait for both.
+    const state = await ha.waitForState(
+      childEntityId("lea", "minutes_remaining"),
+      (s) => s.state !== "unavailable" && s.state !== "unknown" && s.attributes.child_name === "Léa",
+    );
     expect(Number(state.state)).toBeGreaterThanOrEqual(0);
     expect(state.attributes).toMatchObject({
       unit_of_measurement: "min",
@@ -137,15 +147,33 @@ describe(`MQTT discovery on Home Assistant ${version}`, () => {
     expect(bridgeDevice?.name).toBe("Reward Facts bridge");
     expect(lea?.name).toBe("Léa");
     expect(lea?.via_device_id).toBe(bridgeDevice?.id);
-    const onLea = ours(await entities()).filter((e) => e.device_id === lea?.id);
-    expect(onLea.map((e) => e.entity_id).sort()).toEqual(
-      [...contractIds("lea"), "event.reward_facts_lea_journal", "sensor.reward_facts_lea_read_status"].sort(),
-    );
-    const triggers = await ha.wsCommand<Array<{ type: string; platform?: string; domain?: string }>>({
-      type: "device_automation/trigger/list",
-      device_id: lea?.id,
-    });
-    const offered = triggers.filter((t) => (t.domain ?? t.platform) === "mqtt").map((t) => t.type);
+    // Discovered after the sensors the first test waited for (Home Assistant sets up the event
+    // platform and the device triggers when first needed): waited for, not read once.
+    const wanted = [
+      ...contractIds("lea"),
+      "event.reward_facts_lea_journal",
+      "sensor.reward_facts_lea_read_status",
+    ].sort();
+    const onLea = await ha
+      .waitFor(async () => {
+        const ids = ours(await entities())
+          .filter((e) => e.device_id === lea?.id)
+          .map((e) => e.entity_id)
+          .sort();
+        return ids.length >= wanted.length ? ids : undefined;
+      })
+      .catch(async () =>
+        ours(await entities())
+          .filter((e) => e.device_id === lea?.id)
+          .map((e) => e.entity_id),
+      );
+    expect([...onLea].sort()).toEqual(wanted);
+    const offered = await ha
+      .waitFor(async () => {
+        const types = await mqttTriggerTypes(lea?.id);
+        return types.length >= apiEventTypes.length ? types : undefined;
+      })
+      .catch(() => mqttTriggerTypes(lea?.id));
     expect(offered.sort()).toEqual([...apiEventTypes].sort());
   });
 
@@ -266,10 +294,16 @@ describe(`MQTT discovery on Home Assistant ${version}`, () => {
     await ha.waitFor(async () => (await ha.getState(STATUS_ENTITY_ID))?.state === "broker_refused", {
       timeoutMs: 60_000,
     });
-    const notifications = await ha.wsCommand<Array<{ notification_id: string; message: string }>>({
-      type: "persistent_notification/get",
-    });
-    expect(notifications.map((n) => n.notification_id)).toContain("reward_facts_mqtt");
+    // Raised right after the status is written, by a call of its own.
+    await ha.waitFor(
+      async () => {
+        const notifications = await ha.wsCommand<Array<{ notification_id: string }>>({
+          type: "persistent_notification/get",
+        });
+        return notifications.some((n) => n.notification_id === "reward_facts_mqtt");
+      },
+      { description: "the reward_facts_mqtt notification" },
+    );
     expect(refused.running).toBe(true);
     expect(
       refused
