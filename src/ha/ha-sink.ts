@@ -180,6 +180,15 @@ export class HaSink implements Sink {
 
   async publishEvent(child: ChildRef, delivery: FactDelivery): Promise<DeliveryOutcome> {
     if (!this.#connection.ready) throw new NotDeliveredError("Home Assistant is not ready");
+    if (this.#recent.unsettled) {
+      // The check after the reconnection failed (Home Assistant was still setting up, say): the
+      // facts owed go before any new one.
+      await this.#redeliverAfterCrash().catch((error: unknown) => {
+        throw new NotDeliveredError(
+          `the facts answered before Home Assistant restarted could not be sent again yet: ${(error as Error).message}`,
+        );
+      });
+    }
     const data = eventData(this.#identity(child), delivery);
     const record = await this.#recordOf(child);
     try {

@@ -51,6 +51,11 @@ export class RecentDeliveries {
     this.#droppedAt ??= at;
   }
 
+  /** A drop whose records have not been checked yet, or whose owed facts have not all gone. */
+  get unsettled(): boolean {
+    return this.#droppedAt !== undefined;
+  }
+
   /** The records were checked after the drop and every fact owed was sent again. */
   settled(): void {
     this.#droppedAt = undefined;

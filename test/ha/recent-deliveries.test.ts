@@ -72,7 +72,9 @@ describe("the facts Home Assistant answered lately", () => {
     expect(ids(recent.owed(lea.id, "b"))).toEqual(["c"]);
     // Core died again: all three, in their order.
     expect(ids(recent.owed(lea.id, undefined))).toEqual(["a", "b", "c"]);
+    expect(recent.unsettled).toBe(true);
     recent.settled();
+    expect(recent.unsettled).toBe(false);
     expect(recent.childrenInDoubt()).toEqual([]);
     expect(recent.owed(lea.id, undefined)).toEqual([]);
   });
