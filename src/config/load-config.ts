@@ -30,8 +30,8 @@ export interface BridgeConfig {
   homeAssistant: HomeAssistantTarget | null;
   /** Where the MQTT broker is (the `publish` option decides whether it is used). */
   broker: BrokerSource;
-  /** The process's time zone (`TZ`), the fallback until Home Assistant tells its own. */
-  timeZone: string;
+  /** `TZ` when set (the fallback until Home Assistant tells its own); unset: the system's zone. */
+  timeZone: string | undefined;
   mode: "addon" | "standalone";
   /** Touched by the main loop for the container's HEALTHCHECK. */
   heartbeatFile: string;
@@ -115,7 +115,7 @@ export function loadConfig(
     dataDir: env.REWARD_FACTS_DATA_DIR || (addon ? "/data" : "./data"),
     homeAssistant,
     broker,
-    timeZone: env.TZ || Intl.DateTimeFormat().resolvedOptions().timeZone,
+    timeZone: env.TZ || undefined,
     mode: addon ? "addon" : "standalone",
     heartbeatFile: env.REWARD_FACTS_HEARTBEAT_FILE || DEFAULT_HEARTBEAT_FILE,
     ...testPauseOf(env.REWARD_FACTS_TEST_PAUSE),

@@ -1,51 +1,38 @@
 // The journal's starting point when no cursor is stored yet: the start of the current day in the
 // household's time zone, as ISO 8601 with its UTC offset (the API takes it as `since`).
+//
+// Read through Date's own local time, in the process's time zone set to the household's, rather
+// than through Intl.DateTimeFormat: a formatter with a time zone makes Node page in ICU's locale
+// and calendar data (about 6 MiB of the node binary, 1.5 MiB of heap, measured on Node 20 and 24)
+// and keeps it for the process's life, for a date read once per child. Date's local time reads
+// only the zone's rules. Node applies a change of process.env.TZ at once (since Node 13).
 
-function offsetMinutes(instant: number, timeZone: string): number {
-  const name = new Intl.DateTimeFormat("en-US", { timeZone, timeZoneName: "longOffset" })
-    .formatToParts(instant)
-    .find((part) => part.type === "timeZoneName")?.value;
-  const match = /GMT([+-])(\d{2}):?(\d{2})?/.exec(name ?? "");
-  if (!match) return 0;
-  const minutes = Number(match[2]) * 60 + Number(match[3] ?? 0);
-  return match[1] === "-" ? -minutes : minutes;
+/** Makes `timeZone` (an IANA name such as Europe/Paris) the process's local time zone. */
+function useTimeZone(timeZone: string | undefined): void {
+  if (timeZone && process.env.TZ !== timeZone) process.env.TZ = timeZone;
 }
 
-/** The local calendar date (YYYY-MM-DD) of an instant in a time zone. */
-export function localDate(instant: number, timeZone: string): string {
-  // en-CA formats as YYYY-MM-DD.
-  return new Intl.DateTimeFormat("en-CA", {
-    timeZone,
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-  }).format(instant);
+function twoDigits(n: number): string {
+  return String(n).padStart(2, "0");
 }
 
 function formatOffset(minutes: number): string {
   const sign = minutes < 0 ? "-" : "+";
   const abs = Math.abs(minutes);
-  return `${sign}${String(Math.floor(abs / 60)).padStart(2, "0")}:${String(abs % 60).padStart(2, "0")}`;
+  return `${sign}${twoDigits(Math.floor(abs / 60))}:${twoDigits(abs % 60)}`;
 }
 
-/** The instant local midnight began on the day that holds `instant`, as `YYYY-MM-DDT00:00:00±hh:mm`. */
-export function startOfLocalDay(instant: number, timeZone: string): string {
-  const date = localDate(instant, timeZone);
-  const [y, m, d] = date.split("-").map(Number) as [number, number, number];
-  const midnightAsUtc = Date.UTC(y, m - 1, d);
-  // The offset at midnight can differ from the offset now (a DST change during the day): take the
-  // offset of the instant that midnight would be, and check it once more.
-  let offset = offsetMinutes(midnightAsUtc, timeZone);
-  offset = offsetMinutes(midnightAsUtc - offset * 60_000, timeZone);
-  return `${date}T00:00:00${formatOffset(offset)}`;
-}
-
-/** Whether a time zone name is known to this runtime. */
-export function isKnownTimeZone(timeZone: string): boolean {
-  try {
-    new Intl.DateTimeFormat("en-US", { timeZone });
-    return true;
-  } catch {
-    return false;
-  }
+/**
+ * The instant the local day that holds `instant` began, as `YYYY-MM-DDThh:mm:00±hh:mm`: midnight,
+ * or the first minute after it where a DST change skips midnight. In `timeZone`, or the process's
+ * own time zone when none is given.
+ */
+export function startOfLocalDay(instant: number, timeZone?: string): string {
+  useTimeZone(timeZone);
+  const now = new Date(instant);
+  // Date resolves a local time that a DST change skips to the first one after it.
+  const start = new Date(now.getFullYear(), now.getMonth(), now.getDate());
+  const date = `${start.getFullYear()}-${twoDigits(start.getMonth() + 1)}-${twoDigits(start.getDate())}`;
+  const time = `${twoDigits(start.getHours())}:${twoDigits(start.getMinutes())}:00`;
+  return `${date}T${time}${formatOffset(-start.getTimezoneOffset())}`;
 }

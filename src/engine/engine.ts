@@ -22,8 +22,8 @@ export interface EngineOptions {
   cursors: CursorStore;
   delivered: DeliveryLedger;
   logger: Logger;
-  /** The household's time zone: Home Assistant's when known, else the process's. */
-  timeZone: () => string;
+  /** The household's time zone: Home Assistant's when known, else `TZ`; undefined: the system's. */
+  timeZone: () => string | undefined;
   eventsIntervalMs?: number;
   todayIntervalMs?: number;
   discoveryIntervalMs?: number;

@@ -6,9 +6,13 @@ const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
 let rig: EngineRig | undefined;
+// The day's start sets the process's time zone to the household's: each test starts from the same one.
+const processTimeZone = process.env.TZ;
 afterEach(async () => {
   await rig?.close();
   rig = undefined;
+  if (processTimeZone === undefined) delete process.env.TZ;
+  else process.env.TZ = processTimeZone;
 });
 
 const eventsPolls = (r: EngineRig, childId: string) =>
@@ -131,6 +135,15 @@ describe("every journal fact exactly once", () => {
       "2026-11-22T00:00:00+13:00",
     );
     expect(startOfLocalDay(Date.parse("2026-11-21T23:30:00Z"), "UTC")).toBe("2026-11-21T00:00:00+00:00");
+    // Santiago skips midnight on 6 September 2026 (00:00 -04:00 → 01:00 -03:00): the day starts at 01:00.
+    expect(startOfLocalDay(Date.parse("2026-09-06T15:00:00Z"), "America/Santiago")).toBe(
+      "2026-09-06T01:00:00-03:00",
+    );
+  });
+
+  it("reads the day's start in the process's own time zone when none is given", () => {
+    startOfLocalDay(0, "Asia/Tokyo");
+    expect(startOfLocalDay(Date.parse("2026-11-21T20:00:00Z"))).toBe("2026-11-22T00:00:00+09:00");
   });
 
   it("falls back to the day's start when the API refuses the stored cursor, warns once, repeats nothing", async () => {
