@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { CADENCE_SHARE, cadenceFor } from "../../src/engine/cadence.js";
 import { EngineRig } from "../support/engine-rig.js";
 
 const MINUTE = 60_000;
@@ -75,6 +76,30 @@ describe("cadence per child", () => {
     // The today published right after the end no longer shows the session running.
     const published = rig.sink.todays.filter((t) => t.childId === ordinary.id && t.at >= endsAt)[0]?.today;
     expect(published?.isMyDay && published.session?.running).toBeFalsy();
+  });
+});
+
+describe("the cadence's share of the budget", () => {
+  const defaults = { eventsIntervalMs: 30_000, todayIntervalMs: 60_000, discoveryIntervalMs: 15 * 60_000 };
+  it.each([
+    // children, budget a minute, stretch: 3 a minute per child and the children's list every 15 min
+    [1, 28, 1],
+    [8, 28, 1],
+    [9, 28, (27 + 1 / 15) / (28 * CADENCE_SHARE)],
+    [10, 28, (30 + 1 / 15) / (28 * CADENCE_SHARE)],
+    [30, 28, (90 + 1 / 15) / (28 * CADENCE_SHARE)],
+    // A token shared with another client: the budget it leaves, the same share of it.
+    [3, 8, (9 + 1 / 15) / (8 * CADENCE_SHARE)],
+  ])("%i children on a budget of %i a minute: intervals ×%f", (children, budgetPerMinute, stretch) => {
+    const cadence = cadenceFor(children, { ...defaults, budgetPerMinute });
+    expect(cadence.stretch).toBeCloseTo(stretch, 6);
+    expect(cadence.demandPerMinute).toBeCloseTo(children * 3 + 1 / 15, 6);
+  });
+
+  it("leaves part of the budget free for the reads no interval plans", () => {
+    expect(CADENCE_SHARE).toBeLessThan(1);
+    const full = cadenceFor(10, { ...defaults, budgetPerMinute: 28 });
+    expect(full.demandPerMinute / full.stretch).toBeCloseTo(28 * CADENCE_SHARE, 6);
   });
 });
 
