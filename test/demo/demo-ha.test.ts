@@ -105,7 +105,8 @@ describe(`the demo publishing to a real Home Assistant ${version}`, () => {
       },
       {
         timeoutMs: 60_000,
-        description: `three demo facts counted and the children's states in Home Assistant; the demo said:\n${output}`,
+        description: () =>
+          `three demo facts counted and the children's states in Home Assistant; the demo said:\n${output}`,
       },
     );
     // …its children under ids of their own, its status too, and its delivery records.

@@ -58,7 +58,7 @@ describe("npm run demo, its output piped", () => {
         lines().includes("status ok"),
       {
         timeoutMs: 20_000,
-        description: `the demo's children, a fact and its status in:\n${stdout}${stderr}`,
+        description: () => `the demo's children, a fact and its status in:\n${stdout}${stderr}`,
       },
     );
     const demoDirs = async () =>
@@ -130,7 +130,7 @@ describe("npm run demo in a terminal", () => {
           /Latest events \(newest first\):\n {2}\d\d:\d\d {2}(Léa|Noah)/.test(shown)
         );
       },
-      { timeoutMs: 20_000, description: `the live view in:\n${output}` },
+      { timeoutMs: 20_000, description: () => `the live view in:\n${output}` },
     );
     const screen = stripTerminal(output);
     expect(screen).toMatch(/│ Léa +│ \d+ +│ \d+\/\d+ +│ \d+ d +│/);

@@ -74,7 +74,7 @@ describe("demoConfig", () => {
     expect(config.options).toMatchObject({
       api_token: base.apiToken,
       api_base_url: base.apiBaseUrl,
-      events_interval_seconds: 12,
+      events_interval_seconds: 13,
       today_interval_seconds: 15,
       children: [],
       log_level: "warning",

@@ -3,8 +3,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 export interface WaitForOptions {
   timeoutMs?: number;
   intervalMs?: number;
-  /** Says what was awaited, in the timeout error. */
-  description?: string;
+  /** Says what was awaited, in the timeout error; a function is read at the timeout (what it saw by then). */
+  description?: string | (() => string);
 }
 
 type Falsy = undefined | null | false | 0 | "";
@@ -30,9 +30,8 @@ export async function waitFor<T>(check: WaitCheck<T>, options: WaitForOptions = 
     }
     if (Date.now() >= deadline) {
       const because = lastError === undefined ? "" : ` (last error: ${messageOf(lastError)})`;
-      throw new Error(
-        `timed out after ${timeoutMs} ms waiting for ${options.description ?? "a condition"}${because}`,
-      );
+      const what = typeof options.description === "function" ? options.description() : options.description;
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what ?? "a condition"}${because}`);
     }
     await sleep(intervalMs);
   }
