@@ -1,8 +1,26 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "../../src/config/load-config.js";
 import { DemoArgsError, parseDemoArgs } from "../../src/demo/demo-args.js";
-import { demoConfig } from "../../src/demo/demo-config.js";
+import {
+  DEMO_EVENTS_INTERVAL_SECONDS,
+  DEMO_TODAY_INTERVAL_SECONDS,
+  demoConfig,
+} from "../../src/demo/demo-config.js";
+import { cadenceFor } from "../../src/engine/cadence.js";
+import { RateBudget } from "../../src/engine/rate-budget.js";
 import { todayAt } from "../../src/demo/household-clock.js";
+
+describe("the demo's intervals", () => {
+  it("fit its three children into the budget on cadence: no stretch, no warning on a first run", () => {
+    const cadence = cadenceFor(3, {
+      eventsIntervalMs: DEMO_EVENTS_INTERVAL_SECONDS * 1000,
+      todayIntervalMs: DEMO_TODAY_INTERVAL_SECONDS * 1000,
+      discoveryIntervalMs: 15 * 60_000,
+      budgetPerMinute: new RateBudget().perWindow,
+    });
+    expect(cadence.stretch).toBe(1);
+  });
+});
 
 describe("parseDemoArgs", () => {
   it("defaults to 60× from 16:00, and takes both flags", () => {
