@@ -6,9 +6,9 @@ import {
   DEMO_TODAY_INTERVAL_SECONDS,
   demoConfig,
 } from "../../src/demo/demo-config.js";
+import { todayAt } from "../../src/demo/household-clock.js";
 import { cadenceFor } from "../../src/engine/cadence.js";
 import { RateBudget } from "../../src/engine/rate-budget.js";
-import { todayAt } from "../../src/demo/household-clock.js";
 
 describe("the demo's intervals", () => {
   it("fit its three children into the budget on cadence: no stretch, no warning on a first run", () => {
