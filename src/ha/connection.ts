@@ -23,10 +23,12 @@ export interface HaConnectionOptions {
   /** Called after every (re)connection once Core is RUNNING, before the link counts as ready. */
   onRunning: () => Promise<void>;
   /**
-   * Called when the link drops: `announced` when Core said it was stopping first (a clean stop,
-   * its states saved), not when it died or the network failed.
+   * Called when the link drops: Home Assistant stopped, died, or the network failed. Which one
+   * cannot be told: Core ends its websocket connections on its stop event before it would forward
+   * that event to them (2024.3 and 2026.11 alike, measured), so no client ever sees
+   * `homeassistant_stop`.
    */
-  onDisconnected?: (announced: boolean) => void;
+  onDisconnected?: () => void;
   heartbeatMs?: number;
   pongTimeoutMs?: number;
   /**
@@ -52,8 +54,7 @@ async function ensureWebSocket(): Promise<void> {
  * The websocket link to Home Assistant: connects (retrying the first connect forever, like the
  * library does every reconnect), waits until Core is RUNNING, and tells when the link is ready.
  * The library reconnects and re-subscribes by itself; this adds the wait for RUNNING after each
- * reconnect, a heartbeat (the library has none, so a half-open socket would hang forever), and
- * the "stopping" signal, so nothing is sent to a Core that is shutting down.
+ * reconnect and a heartbeat (the library has none, so a half-open socket would hang forever).
  */
 export class HaConnection {
   readonly #o: Required<HaConnectionOptions>;
@@ -63,8 +64,6 @@ export class HaConnection {
   #heartbeat: NodeJS.Timeout | undefined;
   #closed = false;
   #generation = 0;
-  /** Core said `homeassistant_stop` on this connection. */
-  #stopAnnounced = false;
 
   constructor(options: HaConnectionOptions) {
     this.#o = {
@@ -90,13 +89,10 @@ export class HaConnection {
     }
     this.#conn = conn;
     if (this.#o.requireAdmin) await this.#checkAdmin(conn);
-    conn.addEventListener("ready", () => {
-      this.#stopAnnounced = false;
-      void this.#onConnected();
-    });
+    conn.addEventListener("ready", () => void this.#onConnected());
     conn.addEventListener("disconnected", () => {
       this.#setReady(false);
-      this.#o.onDisconnected(this.#stopAnnounced);
+      this.#o.onDisconnected();
       this.#o.logger.warn("Home Assistant disconnected; waiting for it to come back");
     });
     conn.addEventListener("reconnect-error", () => {
@@ -104,12 +100,6 @@ export class HaConnection {
       this.#o.logger.error("Home Assistant now refuses the token; trying again in a minute");
       setTimeout(() => this.#conn?.reconnect(true), 60_000).unref();
     });
-    await conn.subscribeEvents(() => {
-      // Core is shutting down: stop sending before the socket closes.
-      if (this.#readiness.isOpen) this.#o.logger.info("Home Assistant is stopping");
-      this.#stopAnnounced = true;
-      this.#setReady(false);
-    }, "homeassistant_stop");
     await conn.subscribeEvents(() => void this.#onConnected(), "homeassistant_started");
     this.#startHeartbeat();
     void this.#onConnected();

@@ -100,12 +100,9 @@ export class HaSink implements Sink {
       heartbeatMs: options.heartbeatMs ?? 30_000,
       pongTimeoutMs: options.pongTimeoutMs ?? 10_000,
       onRunning: () => this.#onRunning(),
-      // Not after a clean stop: Core runs what its events set off before it goes. Its records
-      // may still miss a fact answered while it was stopping (it saves them at the stop event,
-      // 2024.3 and 2026.11 alike), which a redelivery would then repeat.
-      onDisconnected: (announced) => {
-        if (!announced) this.#recent.dropped();
-      },
+      // Every drop, a clean stop too: the bridge cannot tell one from a crash (connection.ts).
+      // The records can: after a clean stop, each names the last fact fired, and nothing is owed.
+      onDisconnected: () => this.#recent.dropped(),
     });
     this.#records = new DeliveryRecords(this.#connection, options.logger, this.#names);
     const parts = {
@@ -247,6 +244,7 @@ export class HaSink implements Sink {
       redelivered: resent,
       serviceKey: this.#connection.supportsActionKey ? "action" : "service",
     });
+    this.#recent.sent(child, delivery);
     const result = readDeliveryResult(await this.#connection.command({ ...script }));
     this.#recent.answered(child, delivery);
     return result;

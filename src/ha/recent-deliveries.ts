@@ -9,22 +9,28 @@ import type { ChildRef, FactDelivery } from "../engine/sink.js";
  * shortly before the link dropped, after the one its record still names, go again, marked
  * `redelivered` so that an automation which must not repeat itself can skip them.
  *
+ * The facts sent count too, answered or not: the record may name the last one sent, whose answer
+ * the drop took (a stop that ends the link while the fact's script has just run). The record is
+ * then not behind at all, and nothing answered before it is owed.
+ *
  * Kept in memory: a bridge that dies together with Home Assistant forgets them (README, Delivery).
  */
 
 /** How long before the link dropped an answered fact may still have set nothing off. */
 export const REDELIVERY_WINDOW_MS = 30_000;
-/** At most this many answered facts kept per child (a catch-up can answer hundreds a second). */
+/** At most this many facts kept per child (a catch-up can send hundreds a second). */
 const PER_CHILD_LIMIT = 1_000;
 
 export interface RecentDelivery {
   child: ChildRef;
   delivery: FactDelivery;
-  /** When Home Assistant last answered it (epoch ms). */
-  answeredAt: number;
+  /** When it was last sent (epoch ms). */
+  sentAt: number;
+  /** When Home Assistant last answered it (epoch ms); undefined while no answer came. */
+  answeredAt: number | undefined;
 }
 
-/** The facts Home Assistant answered lately, per child, in the order they were sent. */
+/** The facts sent to Home Assistant lately, per child, in the order they were first sent. */
 export class RecentDeliveries {
   readonly #windowMs: number;
   readonly #byChild = new Map<string, RecentDelivery[]>();
@@ -35,15 +41,16 @@ export class RecentDeliveries {
     this.#windowMs = windowMs;
   }
 
-  /** Home Assistant answered `delivery` (again, when it was a redelivery: it keeps its place). */
+  /** `delivery` is about to be sent (again, when it was a redelivery: it keeps its place). */
+  sent(child: ChildRef, delivery: FactDelivery, at = Date.now()): void {
+    const entry = this.#entry(child, delivery, at);
+    entry.sentAt = at;
+  }
+
+  /** Home Assistant answered `delivery`. */
   answered(child: ChildRef, delivery: FactDelivery, at = Date.now()): void {
-    // While a drop is unsettled, what it may owe stays, however long the check takes.
-    const oldest = Math.min(at, this.#droppedAt ?? at) - this.#windowMs;
-    const kept = (this.#byChild.get(child.id) ?? []).filter((entry) => entry.answeredAt >= oldest);
-    const same = kept.find((entry) => entry.delivery.event.id === delivery.event.id);
-    if (same) same.answeredAt = at;
-    else kept.push({ child, delivery, answeredAt: at });
-    this.#byChild.set(child.id, kept.slice(-PER_CHILD_LIMIT));
+    const entry = this.#entry(child, delivery, at);
+    entry.answeredAt = at;
   }
 
   /** The link dropped; the earliest drop not yet settled is kept. */
@@ -66,28 +73,51 @@ export class RecentDeliveries {
     const droppedAt = this.#droppedAt;
     if (droppedAt === undefined) return [];
     return [...this.#byChild.values()]
-      .filter((entries) => entries.some((entry) => inWindow(entry, droppedAt, this.#windowMs)))
+      .filter((entries) => entries.some((entry) => owedIfBehind(entry, droppedAt, this.#windowMs)))
       .flatMap((entries) => entries.slice(0, 1).map((entry) => entry.child));
   }
 
   /**
    * What to send again for a child whose record, after the drop, names `recordedFactId`: the facts
-   * answered within the window before the drop that come after the recorded one; none when the
-   * record names the last fact answered (Home Assistant kept everything: no crash, or a clean stop).
+   * answered within the window before the drop that were sent after the recorded one; none when
+   * the record names the last fact sent (Home Assistant kept everything: no crash, or a clean
+   * stop), all of them when it names none of the facts kept (a record older than the window).
    */
   owed(childId: string, recordedFactId: string | undefined): RecentDelivery[] {
     const droppedAt = this.#droppedAt;
     const entries = this.#byChild.get(childId) ?? [];
     if (droppedAt === undefined || entries.length === 0) return [];
     const recorded = entries.findIndex((entry) => entry.delivery.event.id === recordedFactId);
-    return entries.filter((entry, index) => index > recorded && inWindow(entry, droppedAt, this.#windowMs));
+    return entries.filter(
+      (entry, index) => index > recorded && owedIfBehind(entry, droppedAt, this.#windowMs),
+    );
+  }
+
+  /** The child's entry for `delivery`, added last if new; entries out of the window are dropped. */
+  #entry(child: ChildRef, delivery: FactDelivery, at: number): RecentDelivery {
+    // While a drop is unsettled, what it may owe stays, however long the check takes.
+    const oldest = Math.min(at, this.#droppedAt ?? at) - this.#windowMs;
+    const entries = this.#byChild.get(child.id) ?? [];
+    // The last fact sent stays whatever its age: the record may name it.
+    const kept = entries.filter(
+      (entry, index) => index === entries.length - 1 || (entry.answeredAt ?? entry.sentAt) >= oldest,
+    );
+    let entry = kept.find((candidate) => candidate.delivery.event.id === delivery.event.id);
+    if (!entry) {
+      entry = { child, delivery, sentAt: at, answeredAt: undefined };
+      kept.push(entry);
+    }
+    this.#byChild.set(child.id, kept.slice(-PER_CHILD_LIMIT));
+    return entry;
   }
 }
 
 /**
  * Answered within the window before the drop, or after it: nothing new is answered before the
  * records are checked, so a fact answered after the drop is one sent again by an unfinished check.
+ * A fact never answered is not owed: it is still in doubt for the engine, which sends it again
+ * itself, and the record then tells whether it had arrived.
  */
-function inWindow(entry: RecentDelivery, droppedAt: number, windowMs: number): boolean {
-  return entry.answeredAt >= droppedAt - windowMs;
+function owedIfBehind(entry: RecentDelivery, droppedAt: number, windowMs: number): boolean {
+  return entry.answeredAt !== undefined && entry.answeredAt >= droppedAt - windowMs;
 }

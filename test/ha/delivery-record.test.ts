@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ApiEvent } from "../../src/api/schemas.js";
-import type { FactDelivery } from "../../src/engine/sink.js";
+import { type FactDelivery, MaybeDeliveredError } from "../../src/engine/sink.js";
 import { recordIdOf } from "../../src/ha/delivery-records.js";
 import { contractNames } from "../../src/ha/entity-names.js";
 import { HaSink } from "../../src/ha/ha-sink.js";
 import { silentLogger } from "../../src/log/logger.js";
+import { CuttableLink } from "../support/cuttable-link.js";
 import {
   type EventRecorder,
   type HomeAssistantInstance,
@@ -125,6 +126,43 @@ describe(`the delivery record in Home Assistant ${version}`, () => {
       expect(data?.label, label).toBe(label);
     }
   });
+
+  it("sends nothing again after a drop that took the answer of the fact the record names", async () => {
+    // A link that fails under the sink: Home Assistant runs the next fact's script and records
+    // it, its answer is lost, then the link ends (as when Core stops just after the script ran).
+    const link = await CuttableLink.open(ha.url);
+    const linked = new HaSink({ url: link.url, token: ha.token, logger: silentLogger(), requireAdmin: true });
+    try {
+      await linked.open();
+      await linked.whenReady(abort.signal);
+      await linked.setChildren([child]);
+      const answered = [fact(), fact()];
+      let receipt: string | undefined;
+      for (const event of answered)
+        ({ receipt } = await linked.publishEvent(child, delivery(event, false, receipt)));
+      link.loseReplies();
+      const unanswered = fact();
+      const sending = linked
+        .publishEvent(child, delivery(unanswered, false, receipt))
+        .catch((error) => error);
+      await ha.waitFor(async () => (await ha.getState(recordEntity))?.state === unanswered.id, {
+        description: "the record naming the fact whose answer was lost",
+      });
+      link.cut();
+      expect(await sending).toBeInstanceOf(MaybeDeliveredError);
+      await linked.whenReady(abort.signal);
+      // The engine sends the fact in doubt again: it had arrived.
+      expect(await linked.publishEvent(child, delivery(unanswered, true, receipt))).toEqual({
+        alreadyDelivered: true,
+      });
+      // The record was never behind: what came before is not sent again either.
+      for (const event of [...answered, unanswered])
+        expect(await firedFor(event.id), event.id).toHaveLength(1);
+    } finally {
+      await linked.close();
+      await link.close();
+    }
+  }, 60_000);
 
   it("marks a fact in doubt redelivered when Home Assistant restarted since (its record may be stale)", async () => {
     const { receipt } = await sink.publishEvent(child, delivery(fact()));

@@ -49,6 +49,37 @@ describe("the facts Home Assistant answered lately", () => {
     expect(ids(recent.owed(lea.id, "d"))).toEqual([]);
   });
 
+  it("owes nothing when the record names the fact whose answer the drop took", () => {
+    // A stop ended the link just after the script of `c` ran: Home Assistant recorded `c`, the
+    // bridge never heard back. Its record is not behind: `a` and `b` set off what they had to.
+    const recent = new RecentDeliveries(30_000);
+    recent.sent(lea, fact("a"), 1_000);
+    recent.answered(lea, fact("a"), 1_010);
+    recent.sent(lea, fact("b"), 1_020);
+    recent.answered(lea, fact("b"), 1_030);
+    recent.sent(lea, fact("c"), 1_040);
+    recent.dropped(1_050);
+    expect(ids(recent.owed(lea.id, "c"))).toEqual([]);
+    // The script of `c` never ran, or its record was lost with what came before: as before.
+    expect(ids(recent.owed(lea.id, "b"))).toEqual([]);
+    expect(ids(recent.owed(lea.id, "a"))).toEqual(["b"]);
+    // A fact never answered is the engine's to send again (in doubt), not a redelivery.
+    expect(ids(recent.owed(lea.id, undefined))).toEqual(["a", "b"]);
+  });
+
+  it("keeps the last fact sent however old, so that a record naming it owes nothing", () => {
+    const recent = new RecentDeliveries(30_000);
+    recent.sent(lea, fact("a"), 0);
+    recent.answered(lea, fact("a"), 10);
+    recent.sent(lea, fact("b"), 60_000);
+    recent.answered(lea, fact("b"), 60_010);
+    recent.sent(lea, fact("c"), 60_020);
+    recent.dropped(120_000);
+    // `c` was sent a minute before the drop, and never answered: still the one the record names.
+    expect(ids(recent.owed(lea.id, "c"))).toEqual([]);
+    expect(recent.childrenInDoubt()).toEqual([]);
+  });
+
   it("leaves out a child whose facts were all answered before the window", () => {
     const recent = new RecentDeliveries(30_000);
     recent.answered(lea, fact("a"), 0);

@@ -1,0 +1,77 @@
+import { once } from "node:events";
+import { connect, createServer, type Socket } from "node:net";
+
+interface Pair {
+  client: Socket;
+  upstream: Socket;
+  /** What Home Assistant sends on this connection is thrown away. */
+  deaf: boolean;
+}
+
+/**
+ * A TCP relay on loopback between the bridge and Home Assistant, which a test can make fail as a
+ * network does: first what Home Assistant says is lost (its answers to requests that still reach
+ * it), then every connection ends at once. New connections pass as before. Bytes go through
+ * untouched: REST and the websocket alike.
+ */
+export class CuttableLink {
+  readonly #pairs = new Set<Pair>();
+  readonly #server = createServer((client) => this.#relay(client));
+  #target: { host: string; port: number } = { host: "127.0.0.1", port: 0 };
+  #url = "";
+
+  /** Relays to `target` (Home Assistant's base URL); `url` is the one to give the bridge. */
+  static async open(target: string): Promise<CuttableLink> {
+    const link = new CuttableLink();
+    const { hostname, port } = new URL(target);
+    link.#target = { host: hostname, port: Number(port) };
+    link.#server.listen(0, "127.0.0.1");
+    await once(link.#server, "listening");
+    const address = link.#server.address();
+    if (!address || typeof address !== "object") throw new Error("the relay got no port");
+    link.#url = `http://127.0.0.1:${address.port}`;
+    return link;
+  }
+
+  /** The base URL to give the bridge instead of Home Assistant's. */
+  get url(): string {
+    return this.#url;
+  }
+
+  /** From now on, what Home Assistant sends on the open connections never arrives. */
+  loseReplies(): void {
+    for (const pair of this.#pairs) pair.deaf = true;
+  }
+
+  /** Ends every open connection, both ways, as a failed network would. */
+  cut(): void {
+    for (const pair of [...this.#pairs]) {
+      pair.client.destroy();
+      pair.upstream.destroy();
+    }
+  }
+
+  async close(): Promise<void> {
+    this.cut();
+    await new Promise((resolve) => this.#server.close(resolve));
+  }
+
+  #relay(client: Socket): void {
+    const upstream = connect(this.#target.port, this.#target.host);
+    const pair: Pair = { client, upstream, deaf: false };
+    this.#pairs.add(pair);
+    client.on("data", (chunk) => upstream.write(chunk));
+    upstream.on("data", (chunk) => {
+      if (!pair.deaf) client.write(chunk);
+    });
+    const end = () => {
+      this.#pairs.delete(pair);
+      client.destroy();
+      upstream.destroy();
+    };
+    for (const socket of [client, upstream]) {
+      socket.on("close", end);
+      socket.on("error", end);
+    }
+  }
+}
