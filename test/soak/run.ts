@@ -1,7 +1,8 @@
 // `npm run soak`: the crash rounds of the fault suite, many times over, with the machine's cores
 // kept busy: 5 rounds of 50 SIGKILLs of the bridge while 5,000 facts flow into a real Home
-// Assistant, then 10 SIGKILLs of Home Assistant itself during delivery. Prints what was lost or
-// repeated, writes it to test/soak/results.md and README's soak block. Exit 1 on any loss.
+// Assistant, then 10 SIGKILLs of Home Assistant itself during delivery, then 10 clean restarts of
+// it. Prints what was lost or repeated, writes it to test/soak/results.md and README's soak block.
+// Exit 1 on any loss, on a repeat not marked redelivered, and on any repeat after a clean restart.
 import { type ChildProcess, spawn } from "node:child_process";
 import { writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -12,13 +13,14 @@ import { ApiSimulator } from "../../src/simulator/index.js";
 import { describeMachine, machineLine } from "../bench/report/machine.js";
 import { replaceReadmeBlock } from "../bench/report/readme.js";
 import { eventLogConfig } from "../support/ha-event-log.js";
-import { startHomeAssistant } from "../support/home-assistant.js";
-import { runBridgeKills, runHomeAssistantKills } from "../support/kill-scenario.js";
+import { type HomeAssistantInstance, startHomeAssistant } from "../support/home-assistant.js";
+import { type HaKillsOutcome, runBridgeKills, runHomeAssistantKills } from "../support/kill-scenario.js";
 
-const usage = `Usage: npm run soak -- [--rounds N] [--ha-kills N] [--no-load] [--help]
-  --rounds N     rounds of 50 bridge SIGKILLs with 5,000 facts (default 5)
-  --ha-kills N   SIGKILLs of Home Assistant during delivery, with 2,000 facts (default 10; 0 skips)
-  --no-load      without the two busy processes beside it`;
+const usage = `Usage: npm run soak -- [--rounds N] [--ha-kills N] [--ha-restarts N] [--no-load] [--help]
+  --rounds N       rounds of 50 bridge SIGKILLs with 5,000 facts (default 5)
+  --ha-kills N     SIGKILLs of Home Assistant during delivery, with 2,000 facts (default 10; 0 skips)
+  --ha-restarts N  clean restarts of Home Assistant during delivery, with 2,000 facts (default 10; 0 skips)
+  --no-load        without the two busy processes beside it`;
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const KILLS = 50;
@@ -26,7 +28,7 @@ const FACTS = 5_000;
 const HA_FACTS = 2_000;
 
 function parse(argv: readonly string[]) {
-  const options = { rounds: 5, haKills: 10, load: true, help: false };
+  const options = { rounds: 5, haKills: 10, haRestarts: 10, load: true, help: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const number = () => {
@@ -36,6 +38,7 @@ function parse(argv: readonly string[]) {
     };
     if (arg === "--rounds") options.rounds = number();
     else if (arg === "--ha-kills") options.haKills = number();
+    else if (arg === "--ha-restarts") options.haRestarts = number();
     else if (arg === "--no-load") options.load = false;
     else if (arg === "--help" || arg === "-h") options.help = true;
     else throw new Error(`unknown argument ${arg}`);
@@ -116,31 +119,39 @@ async function main(argv: readonly string[]): Promise<number> {
       }
 
       if (options.haKills > 0) {
-        const sim = await ApiSimulator.start({ activity: false, rateLimitPerMinute: 1_000_000, seed: 7_100 });
-        const recorder = await ha.subscribeEvents("reward_facts_event");
-        const partStart = performance.now();
-        try {
-          const outcome = await runHomeAssistantKills({
-            ha,
-            sim,
-            recorder,
-            kills: options.haKills,
-            facts: HA_FACTS,
-            seed: 20261124,
-          });
-          report(
-            `**Home Assistant SIGKILLed ${options.haKills} times (${outcome.killedWhileDelivering} during delivery), ` +
-              `${outcome.journal.length} facts: lost ${outcome.missing.length}, repeated ${outcome.repeated.length}, ` +
-              `of which unmarked ${outcome.unmarkedRepeats.length}** (arrivals marked redelivered: ` +
-              `${outcome.markedRedelivered}; ${seconds(performance.now() - partStart)})`,
-          );
-          for (const id of outcome.missing) report(`  - lost ${id}`);
-          for (const id of outcome.unmarkedRepeats) report(`  - repeated without the mark ${id}`);
-          failed ||= outcome.missing.length > 0 || outcome.unmarkedRepeats.length > 0;
-        } finally {
-          await recorder.close();
-          await sim.stop();
-        }
+        const outcome = await homeAssistantStops(ha, "kill", options.haKills, {
+          sim: 7_100,
+          moments: 20261124,
+        });
+        report(
+          `**Home Assistant SIGKILLed ${options.haKills} times (${outcome.killedWhileDelivering} during delivery), ` +
+            `${outcome.journal.length} facts: lost ${outcome.missing.length}, repeated ${outcome.repeated.length}, ` +
+            `of which unmarked ${outcome.unmarkedRepeats.length}** (arrivals marked redelivered: ` +
+            `${outcome.markedRedelivered}; ${seconds(outcome.ms)})`,
+        );
+        for (const id of outcome.missing) report(`  - lost ${id}`);
+        for (const id of outcome.unmarkedRepeats) report(`  - repeated without the mark ${id}`);
+        failed ||= outcome.missing.length > 0 || outcome.unmarkedRepeats.length > 0;
+      }
+
+      if (options.haRestarts > 0) {
+        // Home Assistant saves its states when it stops cleanly: nothing answered is owed. Judged
+        // by what automations saw (the event log); a subscriber's view is reported beside it.
+        const outcome = await homeAssistantStops(ha, "restart", options.haRestarts, {
+          sim: 7_200,
+          moments: 20261125,
+        });
+        const seen = outcome.automations;
+        report(
+          `**Home Assistant restarted cleanly ${options.haRestarts} times (${outcome.killedWhileDelivering} during ` +
+            `delivery), ${outcome.journal.length} facts, as automations saw them: lost ${seen.missing.length}, ` +
+            `repeated ${seen.repeated.length}, of which unmarked ${seen.unmarkedRepeats.length}** (arrivals marked ` +
+            `redelivered: ${seen.markedRedelivered}; as a websocket subscriber saw them: lost ${outcome.missing.length}, ` +
+            `repeated ${outcome.repeated.length}; ${seconds(outcome.ms)})`,
+        );
+        for (const id of seen.missing) report(`  - lost ${id}`);
+        for (const id of seen.repeated) report(`  - repeated ${id}`);
+        failed ||= seen.missing.length > 0 || seen.unmarkedRepeats.length > 0;
       }
     } finally {
       await ha.stop();
@@ -158,12 +169,39 @@ async function main(argv: readonly string[]): Promise<number> {
     ...lines,
   ].join("\n");
   // Only a full run stands for the project: a shorter one goes to a temporary file.
-  const full = options.rounds >= 5 && options.haKills >= 10 && options.load;
+  const full = options.rounds >= 5 && options.haKills >= 10 && options.haRestarts >= 10 && options.load;
   const out = full ? join(root, "test/soak/results.md") : join(tmpdir(), "reward-facts-soak.md");
   await writeFile(out, `# Soak results\n\n${block}\n`);
   if (full) await replaceReadmeBlock(join(root, "README.md"), block, "soak");
   say(`\nWritten to ${out}${full ? " and README.md's soak block" : ""}.`);
   return failed ? 1 : 0;
+}
+
+/** Home Assistant stopped `times` times (`how`) while 2,000 facts flow into it, on a simulator of its own. */
+async function homeAssistantStops(
+  ha: HomeAssistantInstance,
+  how: "kill" | "restart",
+  times: number,
+  seeds: { sim: number; moments: number },
+): Promise<HaKillsOutcome & { ms: number }> {
+  const sim = await ApiSimulator.start({ activity: false, rateLimitPerMinute: 1_000_000, seed: seeds.sim });
+  const recorder = await ha.subscribeEvents("reward_facts_event");
+  const started = performance.now();
+  try {
+    const outcome = await runHomeAssistantKills({
+      ha,
+      sim,
+      recorder,
+      kills: times,
+      how,
+      facts: HA_FACTS,
+      seed: seeds.moments,
+    });
+    return { ...outcome, ms: performance.now() - started };
+  } finally {
+    await recorder.close();
+    await sim.stop();
+  }
 }
 
 main(process.argv.slice(2)).then(
