@@ -236,18 +236,12 @@ export async function runHomeAssistantKills(options: HaKillsOptions): Promise<Ha
         .catch(() => undefined);
       await sleep(random() * 400);
       const during = arrivals();
-      if (options.how === "restart") {
-        // A clean stop takes its time: delivery during it counts as delivery.
-        const stopping = ha.restart();
-        await sleep(50);
-        if (arrivals() > before && during > before) killedWhileDelivering++;
-        await stopping;
-      } else {
-        await ha.kill();
-        await sleep(50);
-        if (arrivals() > before && during > before) killedWhileDelivering++;
-        await ha.restart();
-      }
+      // A clean stop takes its time (the restart begins with it): what arrives meanwhile counts.
+      const stopping = options.how === "restart" ? ha.restart() : ha.kill();
+      await sleep(50);
+      if (arrivals() > before && during > before) killedWhileDelivering++;
+      await stopping;
+      if (options.how !== "restart") await ha.restart();
       options.onKill?.(i);
     }
   } finally {
