@@ -24,6 +24,12 @@ function fact(id: string): FactDelivery {
 
 const ids = (owed: ReturnType<RecentDeliveries["owed"]>) => owed.map((entry) => entry.delivery.event.id);
 
+/** Léa's fact `id` sent at `at` and answered 10 ms later. */
+function roundTrip(recent: RecentDeliveries, id: string, at: number): void {
+  recent.sent(lea, fact(id), at);
+  recent.answered(lea, fact(id), at + 10);
+}
+
 describe("the facts Home Assistant answered lately", () => {
   it("owes nothing while the link has not dropped", () => {
     const recent = new RecentDeliveries(30_000);
@@ -53,10 +59,8 @@ describe("the facts Home Assistant answered lately", () => {
     // A stop ended the link just after the script of `c` ran: Home Assistant recorded `c`, the
     // bridge never heard back. Its record is not behind: `a` and `b` set off what they had to.
     const recent = new RecentDeliveries(30_000);
-    recent.sent(lea, fact("a"), 1_000);
-    recent.answered(lea, fact("a"), 1_010);
-    recent.sent(lea, fact("b"), 1_020);
-    recent.answered(lea, fact("b"), 1_030);
+    roundTrip(recent, "a", 1_000);
+    roundTrip(recent, "b", 1_020);
     recent.sent(lea, fact("c"), 1_040);
     recent.dropped(1_050);
     expect(ids(recent.owed(lea.id, "c"))).toEqual([]);
@@ -69,10 +73,8 @@ describe("the facts Home Assistant answered lately", () => {
 
   it("keeps the last fact sent however old, so that a record naming it owes nothing", () => {
     const recent = new RecentDeliveries(30_000);
-    recent.sent(lea, fact("a"), 0);
-    recent.answered(lea, fact("a"), 10);
-    recent.sent(lea, fact("b"), 60_000);
-    recent.answered(lea, fact("b"), 60_010);
+    roundTrip(recent, "a", 0);
+    roundTrip(recent, "b", 60_000);
     recent.sent(lea, fact("c"), 60_020);
     recent.dropped(120_000);
     // `c` was sent a minute before the drop, and never answered: still the one the record names.
