@@ -46,7 +46,8 @@ export class ConsoleSink implements Sink {
   }
 
   async publishStatus(status: EngineStatus): Promise<void> {
-    const line = `status ${status.state}${status.stretch > 1 ? `, intervals ×${status.stretch}` : ""}${status.lastError ? ` (${status.lastError})` : ""}`;
+    const stretch = stretchText(status);
+    const line = `status ${status.state}${stretch ? `, ${stretch}` : ""}${status.lastError ? ` (${status.lastError})` : ""}`;
     if (line === this.#lastStatus) return;
     this.#lastStatus = line;
     this.#write(line);
@@ -76,4 +77,12 @@ export function describeEvent(event: ApiEvent): string {
     case "cheer_sent":
       return `cheer: ${event.cheer}`;
   }
+}
+
+/** The stretched intervals in words; empty on cadence. The today read stretches first (cadence.ts). */
+export function stretchText(status: EngineStatus): string {
+  if (status.stretch > 1)
+    return `journal polls stretched ×${status.stretch}, today reads ×${status.todayStretch}`;
+  if (status.todayStretch > 1) return `today reads stretched ×${status.todayStretch}`;
+  return "";
 }

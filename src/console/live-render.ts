@@ -1,7 +1,7 @@
 import Table from "cli-table3";
 import type { Today } from "../api/schemas.js";
 import type { EngineStatus } from "../engine/sink.js";
-import { describeEvent } from "./console-sink.js";
+import { describeEvent, stretchText } from "./console-sink.js";
 import {
   type ChildRow,
   DEFAULT_MAX_EVENTS,
@@ -83,7 +83,7 @@ export function describeStatus(status: EngineStatus | null): string {
   const parts = [
     `Bridge: ${status.state}`,
     `${status.requestsLastMinute}/${status.budgetPerMinute} requests in the last minute`,
-    status.stretch > 1 ? `intervals stretched ×${status.stretch}` : "on cadence",
+    stretchText(status) || "on cadence",
   ];
   if (status.rateLimitedCount > 0) parts.push(`${status.rateLimitedCount} × 429`);
   if (status.lastError) parts.push(`last error: ${status.lastError}`);

@@ -69,6 +69,7 @@ export class Engine {
   #discovered = false;
   #lastError: string | null = null;
   #stretch = 1;
+  #todayStretch = 1;
   #demand = 0;
   #publishedStatus = "";
   #lastTurnAt = 0;
@@ -159,7 +160,8 @@ export class Engine {
       requestsLastMinute: this.#o.budget.usedInWindow(now),
       budgetPerMinute: Math.round((this.#o.budget.allowance(now) * 60_000) / this.#o.budget.windowMs),
       demandPerMinute: Math.round(this.#demand * 10) / 10,
-      stretch: Math.round(this.#stretch * 100) / 100,
+      stretch: round2(this.#stretch),
+      todayStretch: round2(this.#todayStretch),
       children: [...this.#tracks.values()].filter((t) => !t.suspended).map((t) => t.child),
       rateLimitedCount: this.#o.budget.rateLimitedCount,
       lastError: this.#lastError,
@@ -214,8 +216,8 @@ export class Engine {
   }
 
   /** The due time after `previous`, on cadence; a job that fell behind goes next, not twice. */
-  #after(previous: number, intervalMs: number): number {
-    const step = jittered(intervalMs * this.#stretch, this.#o.jitter, this.#o.random);
+  #after(previous: number, intervalMs: number, stretch: number): number {
+    const step = jittered(intervalMs * stretch, this.#o.jitter, this.#o.random);
     return Math.max(previous + step, Date.now());
   }
 
@@ -242,7 +244,7 @@ export class Engine {
           break;
         case "events": {
           const { track } = job;
-          track.eventsDue = this.#after(job.due, this.#o.eventsIntervalMs);
+          track.eventsDue = this.#after(job.due, this.#o.eventsIntervalMs, this.#stretch);
           const outcome = await pollEvents(this.#events, track.child, signal);
           track.schemaIssue.events = null;
           // A new fact means today's state has changed since it: read it now, before routine polls.
@@ -251,7 +253,7 @@ export class Engine {
         }
         case "today": {
           const { track } = job;
-          track.todayDue = this.#after(job.due, this.#o.todayIntervalMs);
+          track.todayDue = this.#after(job.due, this.#o.todayIntervalMs, this.#todayStretch);
           await readToday(this.#today, track, signal);
           break;
         }
@@ -307,13 +309,21 @@ export class Engine {
         context,
         "another client uses the token: the bridge takes less of it, intervals follow",
       );
-    } else if (!shared && cadence.stretch > 1 && Math.abs(cadence.stretch - this.#stretch) > 0.001) {
+    } else if (
+      !shared &&
+      cadence.todayStretch > 1 &&
+      (Math.abs(cadence.stretch - this.#stretch) > 0.001 ||
+        Math.abs(cadence.todayStretch - this.#todayStretch) > 0.001)
+    ) {
       this.#o.logger.warn(
-        context,
-        `more children than the API's budget allows on cadence: intervals stretched ×${cadence.stretch.toFixed(2)}`,
+        { ...context, todayStretch: round2(cadence.todayStretch), journalStretch: round2(cadence.stretch) },
+        cadence.stretch > 1
+          ? `more children than the API's budget allows on cadence: today reads stretched ×${cadence.todayStretch.toFixed(2)}, journal polls ×${cadence.stretch.toFixed(2)}`
+          : `more children than the API's budget allows on cadence: today reads stretched ×${cadence.todayStretch.toFixed(2)}, the journal stays on cadence`,
       );
     }
     this.#stretch = cadence.stretch;
+    this.#todayStretch = cadence.todayStretch;
     this.#demand = cadence.demandPerMinute;
   }
 
@@ -336,7 +346,7 @@ export class Engine {
   }
 
   #unavailableAfterMs(): number {
-    return this.#o.unavailableAfterIntervals * this.#o.todayIntervalMs * this.#stretch;
+    return this.#o.unavailableAfterIntervals * this.#o.todayIntervalMs * this.#todayStretch;
   }
 
   /** Applies the failure policy's action (failure-policy.ts) to the loop and the child. */
@@ -417,4 +427,8 @@ export class Engine {
     this.#statusDue = Date.now() + this.#o.statusIntervalMs;
     await this.#o.sink.publishStatus(status);
   }
+}
+
+function round2(x: number): number {
+  return Math.round(x * 100) / 100;
 }

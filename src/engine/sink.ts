@@ -27,8 +27,10 @@ export interface EngineStatus {
   budgetPerMinute: number;
   /** Requests a minute the children's cadence asks for. */
   demandPerMinute: number;
-  /** 1 on cadence; above 1 when the intervals are stretched to stay within the budget. */
+  /** 1 on cadence; above 1 when the journal's interval is stretched to stay within the budget. */
   stretch: number;
+  /** The same for the today interval, which stretches first (cadence.ts). */
+  todayStretch: number;
   children: ChildRef[];
   /** 429 answers since start (the budget is meant to keep this at 0). */
   rateLimitedCount: number;

@@ -204,6 +204,7 @@ export function statusEntity(names: EntityNames, status: EngineStatus, haDegrade
       budget_per_minute: status.budgetPerMinute,
       demand_per_minute: status.demandPerMinute,
       interval_stretch: status.stretch,
+      today_interval_stretch: status.todayStretch,
       children: status.children.map((c) => c.firstName),
       rate_limited_count: status.rateLimitedCount,
       last_error: status.lastError?.slice(0, MAX_STATE_LENGTH) ?? null,

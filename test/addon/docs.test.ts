@@ -92,6 +92,7 @@ describe("DOCS.md", () => {
         budgetPerMinute: 27,
         demandPerMinute: 3,
         stretch: 1,
+        todayStretch: 1,
         children: [child],
         rateLimitedCount: 0,
         lastError: null,

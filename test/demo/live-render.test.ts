@@ -43,6 +43,7 @@ const status: EngineStatus = {
   budgetPerMinute: 28,
   demandPerMinute: 30.1,
   stretch: 1.07,
+  todayStretch: 1.6,
   children: [lea, noah, ines],
   rateLimitedCount: 0,
   lastError: null,
@@ -125,9 +126,15 @@ describe("renderLiveView", () => {
 
   it("states the bridge's status: state, requests / budget, stretch, errors", () => {
     expect(renderLiveView(frame(), { now: NOW, timeZone: ZONE })).toContain(
-      "Bridge: ok · 27/28 requests in the last minute · intervals stretched ×1.07",
+      "Bridge: ok · 27/28 requests in the last minute · journal polls stretched ×1.07, today reads ×1.6",
     );
-    const failing = { ...status, state: "api_unreachable" as const, stretch: 1, lastError: "timeout" };
+    const failing = {
+      ...status,
+      state: "api_unreachable" as const,
+      stretch: 1,
+      todayStretch: 1,
+      lastError: "timeout",
+    };
     expect(renderLiveView(frame({ status: failing }), { now: NOW, timeZone: ZONE })).toContain(
       "Bridge: api_unreachable · 27/28 requests in the last minute · on cadence · last error: timeout",
     );

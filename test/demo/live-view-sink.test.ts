@@ -24,6 +24,7 @@ const status: EngineStatus = {
   budgetPerMinute: 28,
   demandPerMinute: 27.1,
   stretch: 1,
+  todayStretch: 1,
   children: [lea, noah],
   rateLimitedCount: 0,
   lastError: null,

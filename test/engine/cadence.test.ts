@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { CADENCE_SHARE, cadenceFor } from "../../src/engine/cadence.js";
+import { CADENCE_SHARE, cadenceFor, TODAY_STRETCHES_FIRST_UP_TO } from "../../src/engine/cadence.js";
 import { EngineRig } from "../support/engine-rig.js";
 
 const MINUTE = 60_000;
@@ -81,25 +81,94 @@ describe("cadence per child", () => {
 
 describe("the cadence's share of the budget", () => {
   const defaults = { eventsIntervalMs: 30_000, todayIntervalMs: 60_000, discoveryIntervalMs: 15 * 60_000 };
+  const discovery = 1 / 15;
+  const planned = (budget: number) => budget * CADENCE_SHARE;
+  const first = TODAY_STRETCHES_FIRST_UP_TO;
   it.each([
-    // children, budget a minute, stretch: 3 a minute per child and the children's list every 15 min
-    [1, 28, 1],
-    [8, 28, 1],
-    [9, 28, (27 + 1 / 15) / (28 * CADENCE_SHARE)],
-    [10, 28, (30 + 1 / 15) / (28 * CADENCE_SHARE)],
-    [30, 28, (90 + 1 / 15) / (28 * CADENCE_SHARE)],
+    // children, budget a minute, journal stretch, today stretch: 2 journal polls and 1 today read
+    // a minute per child, and the children's list every 15 min.
+    [1, 28, 1, 1],
+    [8, 28, 1, 1],
+    // The today reads alone give way: what the journal and the list leave them.
+    [9, 28, 1, 9 / (planned(28) - 18 - discovery)],
+    // Past TODAY_STRETCHES_FIRST_UP_TO, both, today staying that far behind.
+    [
+      10,
+      28,
+      (10 * (2 + 1 / first)) / (planned(28) - discovery),
+      (first * 10 * (2 + 1 / first)) / (planned(28) - discovery),
+    ],
+    [
+      30,
+      28,
+      (30 * (2 + 1 / first)) / (planned(28) - discovery),
+      (first * 30 * (2 + 1 / first)) / (planned(28) - discovery),
+    ],
     // A token shared with another client: the budget it leaves, the same share of it.
-    [3, 8, (9 + 1 / 15) / (8 * CADENCE_SHARE)],
-  ])("%i children on a budget of %i a minute: intervals ×%f", (children, budgetPerMinute, stretch) => {
-    const cadence = cadenceFor(children, { ...defaults, budgetPerMinute });
-    expect(cadence.stretch).toBeCloseTo(stretch, 6);
-    expect(cadence.demandPerMinute).toBeCloseTo(children * 3 + 1 / 15, 6);
-  });
+    [
+      3,
+      8,
+      (3 * (2 + 1 / first)) / (planned(8) - discovery),
+      (first * 3 * (2 + 1 / first)) / (planned(8) - discovery),
+    ],
+  ])(
+    "%i children on a budget of %i a minute: journal ×%f, today ×%f",
+    (children, budgetPerMinute, stretch, todayStretch) => {
+      const cadence = cadenceFor(children, { ...defaults, budgetPerMinute });
+      expect(cadence.stretch).toBeCloseTo(stretch, 6);
+      expect(cadence.todayStretch).toBeCloseTo(todayStretch, 6);
+      expect(cadence.demandPerMinute).toBeCloseTo(children * 3 + discovery, 6);
+    },
+  );
 
-  it("leaves part of the budget free for the reads no interval plans", () => {
+  it("plans the share of the budget exactly once stretched, leaving the rest for the reads no interval plans", () => {
     expect(CADENCE_SHARE).toBeLessThan(1);
-    const full = cadenceFor(10, { ...defaults, budgetPerMinute: 28 });
-    expect(full.demandPerMinute / full.stretch).toBeCloseTo(28 * CADENCE_SHARE, 6);
+    for (const children of [9, 10, 12, 20, 30]) {
+      const { stretch, todayStretch } = cadenceFor(children, { ...defaults, budgetPerMinute: 28 });
+      const asked = children * (2 / stretch + 1 / todayStretch) + discovery;
+      expect(asked).toBeCloseTo(planned(28), 6);
+      // The journal never stretches more than the today read, nor the today read past its lead.
+      expect(todayStretch).toBeGreaterThanOrEqual(stretch);
+      expect(todayStretch / stretch).toBeLessThanOrEqual(first + 1e-9);
+    }
+  });
+});
+
+describe("a full budget: today's routine read gives way first", () => {
+  it("keeps 10 children's journal on about 30 s and reads their today about every 90 s", async () => {
+    rig = await EngineRig.start({
+      start: "2026-11-21T08:00:00Z",
+      prepare: (sim) => {
+        for (let i = 3; i < 10; i++) sim.addChild(`Kid ${i}`);
+        return {};
+      },
+    });
+    await rig.time.advance(HOUR);
+    const status = rig.engine.status();
+    expect(status.children).toHaveLength(10);
+    expect(status.todayStretch).toBeGreaterThan(1.45);
+    expect(status.stretch).toBeLessThan(1.02);
+    expect(rig.logs.matching(/today reads stretched ×1\.5\d, journal polls ×1\.0\d/).length).toBeGreaterThan(
+      0,
+    );
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
+    for (const child of status.children) {
+      // From the second round: the first goes out at once, in whatever order the budget lets it.
+      const events = rig
+        .served(new RegExp(`^/children/${child.id}/events`))
+        .map((r) => r.at)
+        .slice(1);
+      const today = rig
+        .served(new RegExp(`^/children/${child.id}/today`))
+        .map((r) => r.at)
+        .slice(1);
+      // ±10 % jitter around 30 s × 1.005 and 60 s × 1.51.
+      expect(median(gaps(events))).toBeGreaterThan(27_000);
+      expect(median(gaps(events))).toBeLessThan(33_500);
+      expect(median(gaps(today))).toBeGreaterThan(81_000);
+      expect(median(gaps(today))).toBeLessThan(100_000);
+    }
+    expect(rig.served().filter((r) => r.status === 429)).toEqual([]);
   });
 });
 

@@ -190,6 +190,7 @@ describe("unavailable and status", () => {
       budgetPerMinute: 28,
       demandPerMinute: 9.1,
       stretch: 1,
+      todayStretch: 1,
       children: [{ id: lea.id, firstName: "Léa" }],
       rateLimitedCount: 0,
       lastError: null,

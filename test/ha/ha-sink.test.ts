@@ -56,6 +56,7 @@ const status: EngineStatus = {
   budgetPerMinute: 28,
   demandPerMinute: 3.1,
   stretch: 1,
+  todayStretch: 1,
   children: [child],
   rateLimitedCount: 0,
   lastError: null,

@@ -12,8 +12,9 @@ export interface BudgetResult {
   children: number;
   hours: number;
   factsPerHour: number;
-  /** The engine's own view at the end: its stretch factor and nominal demand. */
+  /** The engine's own view at the end: its stretch factors (journal, today) and nominal demand. */
   stretch: number;
+  todayStretch: number;
   demandPerMinute: number;
   metrics: import("./measure.js").BudgetMetrics;
   /** Real time the run took. */

@@ -54,6 +54,7 @@ describe.runIf(params)("request budget", () => {
         hours: params.hours,
         factsPerHour: params.factsPerHour,
         stretch: status.stretch,
+        todayStretch: status.todayStretch,
         demandPerMinute: status.demandPerMinute,
         metrics,
         wallMs: performance.now() - wallStart,

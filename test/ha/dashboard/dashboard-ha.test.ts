@@ -77,6 +77,7 @@ beforeAll(async () => {
       budgetPerMinute: 28,
       demandPerMinute: 9,
       stretch: 1,
+      todayStretch: 1,
       children: [lea, noah, ines],
       rateLimitedCount: 0,
       lastError: null,
