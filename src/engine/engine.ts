@@ -1,6 +1,6 @@
 import type { Logger } from "../log/logger.js";
 import type { ApiReader } from "./api-reader.js";
-import { cadenceFor, jittered } from "./cadence.js";
+import { type Cadence, cadenceFor, jittered } from "./cadence.js";
 import { startOfLocalDay } from "./day-start.js";
 import { type DiscoveryContext, reconcileTracks, wantedChildren } from "./discovery.js";
 import { type DeliveryMoment, type EventsJobContext, pollEvents } from "./events-job.js";
@@ -68,9 +68,8 @@ export class Engine {
   #tokenCheckDue = 0;
   #discovered = false;
   #lastError: string | null = null;
-  #stretch = 1;
-  #todayStretch = 1;
-  #demand = 0;
+  /** The intervals' stretch factors and the nominal demand, from the children and the budget. */
+  #cadence: Cadence = { demandPerMinute: 0, stretch: 1, todayStretch: 1 };
   #publishedStatus = "";
   #lastTurnAt = 0;
   /** The budget's allowance the cadence was computed for: a 429 lowers it, calm raises it. */
@@ -159,9 +158,9 @@ export class Engine {
       state,
       requestsLastMinute: this.#o.budget.usedInWindow(now),
       budgetPerMinute: Math.round((this.#o.budget.allowance(now) * 60_000) / this.#o.budget.windowMs),
-      demandPerMinute: Math.round(this.#demand * 10) / 10,
-      stretch: round2(this.#stretch),
-      todayStretch: round2(this.#todayStretch),
+      demandPerMinute: Math.round(this.#cadence.demandPerMinute * 10) / 10,
+      stretch: round2(this.#cadence.stretch),
+      todayStretch: round2(this.#cadence.todayStretch),
       children: [...this.#tracks.values()].filter((t) => !t.suspended).map((t) => t.child),
       rateLimitedCount: this.#o.budget.rateLimitedCount,
       lastError: this.#lastError,
@@ -244,7 +243,7 @@ export class Engine {
           break;
         case "events": {
           const { track } = job;
-          track.eventsDue = this.#after(job.due, this.#o.eventsIntervalMs, this.#stretch);
+          track.eventsDue = this.#after(job.due, this.#o.eventsIntervalMs, this.#cadence.stretch);
           const outcome = await pollEvents(this.#events, track.child, signal);
           track.schemaIssue.events = null;
           // A new fact means today's state has changed since it: read it now, before routine polls.
@@ -253,7 +252,7 @@ export class Engine {
         }
         case "today": {
           const { track } = job;
-          track.todayDue = this.#after(job.due, this.#o.todayIntervalMs, this.#todayStretch);
+          track.todayDue = this.#after(job.due, this.#o.todayIntervalMs, this.#cadence.todayStretch);
           await readToday(this.#today, track, signal);
           break;
         }
@@ -312,19 +311,17 @@ export class Engine {
     } else if (
       !shared &&
       cadence.todayStretch > 1 &&
-      (Math.abs(cadence.stretch - this.#stretch) > 0.001 ||
-        Math.abs(cadence.todayStretch - this.#todayStretch) > 0.001)
+      (Math.abs(cadence.stretch - this.#cadence.stretch) > 0.001 ||
+        Math.abs(cadence.todayStretch - this.#cadence.todayStretch) > 0.001)
     ) {
+      const journal =
+        cadence.stretch > 1 ? `journal polls ×${cadence.stretch.toFixed(2)}` : "the journal stays on cadence";
       this.#o.logger.warn(
         { ...context, todayStretch: round2(cadence.todayStretch), journalStretch: round2(cadence.stretch) },
-        cadence.stretch > 1
-          ? `more children than the API's budget allows on cadence: today reads stretched ×${cadence.todayStretch.toFixed(2)}, journal polls ×${cadence.stretch.toFixed(2)}`
-          : `more children than the API's budget allows on cadence: today reads stretched ×${cadence.todayStretch.toFixed(2)}, the journal stays on cadence`,
+        `more children than the API's budget allows on cadence: today reads stretched ×${cadence.todayStretch.toFixed(2)}, ${journal}`,
       );
     }
-    this.#stretch = cadence.stretch;
-    this.#todayStretch = cadence.todayStretch;
-    this.#demand = cadence.demandPerMinute;
+    this.#cadence = cadence;
   }
 
   /** The token no longer covers the child (a 403, or gone from the list). */
@@ -346,7 +343,7 @@ export class Engine {
   }
 
   #unavailableAfterMs(): number {
-    return this.#o.unavailableAfterIntervals * this.#o.todayIntervalMs * this.#todayStretch;
+    return this.#o.unavailableAfterIntervals * this.#o.todayIntervalMs * this.#cadence.todayStretch;
   }
 
   /** Applies the failure policy's action (failure-policy.ts) to the loop and the child. */
