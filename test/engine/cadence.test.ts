@@ -84,6 +84,11 @@ describe("the cadence's share of the budget", () => {
   const discovery = 1 / 15;
   const planned = (budget: number) => budget * CADENCE_SHARE;
   const first = TODAY_STRETCHES_FIRST_UP_TO;
+  /** Journal and today factors once both stretch: 2 + 1/first requests a minute per child. */
+  const bothStretched = (children: number, budget: number): [number, number] => {
+    const stretch = (children * (2 + 1 / first)) / (planned(budget) - discovery);
+    return [stretch, first * stretch];
+  };
   it.each([
     // children, budget a minute, journal stretch, today stretch: 2 journal polls and 1 today read
     // a minute per child, and the children's list every 15 min.
@@ -92,25 +97,10 @@ describe("the cadence's share of the budget", () => {
     // The today reads alone give way: what the journal and the list leave them.
     [9, 28, 1, 9 / (planned(28) - 18 - discovery)],
     // Past TODAY_STRETCHES_FIRST_UP_TO, both, today staying that far behind.
-    [
-      10,
-      28,
-      (10 * (2 + 1 / first)) / (planned(28) - discovery),
-      (first * 10 * (2 + 1 / first)) / (planned(28) - discovery),
-    ],
-    [
-      30,
-      28,
-      (30 * (2 + 1 / first)) / (planned(28) - discovery),
-      (first * 30 * (2 + 1 / first)) / (planned(28) - discovery),
-    ],
+    [10, 28, ...bothStretched(10, 28)],
+    [30, 28, ...bothStretched(30, 28)],
     // A token shared with another client: the budget it leaves, the same share of it.
-    [
-      3,
-      8,
-      (3 * (2 + 1 / first)) / (planned(8) - discovery),
-      (first * 3 * (2 + 1 / first)) / (planned(8) - discovery),
-    ],
+    [3, 8, ...bothStretched(3, 8)],
   ])(
     "%i children on a budget of %i a minute: journal ×%f, today ×%f",
     (children, budgetPerMinute, stretch, todayStretch) => {
