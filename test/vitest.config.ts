@@ -27,6 +27,8 @@ const onOldestToo = [
 export default defineConfig({
   test: {
     root: fileURLToPath(new URL("..", import.meta.url)),
+    // Every temporary folder of the run under one, removed at its end (support/temp-root.ts).
+    globalSetup: ["test/support/temp-root.ts"],
     testTimeout: 30_000,
     hookTimeout: 240_000,
     // Two cores: a third worker made the real-Home-Assistant suites starve each other (a kill test

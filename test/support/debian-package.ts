@@ -1,8 +1,8 @@
 import { existsSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { acquireFileLock } from "./file-lock.js";
 import { runCommand, tailLines } from "./run-command.js";
+import { machineTmpdir } from "./temp-root.js";
 
 /*
  * A real program the tests need from Debian (Mosquitto, Chromium), installed on first use as root
@@ -44,7 +44,7 @@ async function install({ neededBy, binary, packages }: DebianProgram): Promise<v
     );
   }
   const tag = `[${packages[0]}]`;
-  const lock = await acquireFileLock(join(tmpdir(), `reward-facts-${packages[0]}-install.lock`), {
+  const lock = await acquireFileLock(join(machineTmpdir(), `reward-facts-${packages[0]}-install.lock`), {
     python: "python3",
     timeoutMs: 10 * 60_000,
     onWait: () => process.stderr.write(`${tag} waiting for another process installing it\n`),

@@ -1,8 +1,8 @@
 import { mkdirSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Locator, Page } from "playwright-core";
+import { machineTmpdir } from "./temp-root.js";
 
 /*
  * Where the browser tests put their screenshots. Every run keeps all of them in a folder of the
@@ -11,7 +11,7 @@ import type { Locator, Page } from "playwright-core";
  * to addon/screenshots/, the only time a test writes into the repository.
  */
 
-export const SCREENSHOTS_DIR = join(tmpdir(), "reward-facts-screenshots");
+export const SCREENSHOTS_DIR = join(machineTmpdir(), "reward-facts-screenshots");
 export const DOCS_SCREENSHOTS_DIR = fileURLToPath(new URL("../../addon/screenshots/", import.meta.url));
 
 const forDocs = () => process.env.REWARD_FACTS_SCREENSHOTS_FOR_DOCS === "1";
