@@ -6,6 +6,7 @@ import { type DiscoveryContext, reconcileTracks, wantedChildren } from "./discov
 import { type DeliveryMoment, type EventsJobContext, pollEvents } from "./events-job.js";
 import { failureAction, isBridgeError } from "./failure-policy.js";
 import { FailureSpell } from "./failure-spell.js";
+import { activityAt, journalStretches, noteFacts } from "./journal-share.js";
 import type { RateBudget } from "./rate-budget.js";
 import { retryTransient } from "./retry.js";
 import { type Job, nextJob, type Schedule } from "./scheduler.js";
@@ -214,6 +215,18 @@ export class Engine {
     }
   }
 
+  /** This child's journal stretch: the even one, shared out by the children's recent facts. */
+  #journalStretchOf(track: Track): number {
+    if (this.#cadence.stretch <= 1) return 1;
+    const now = Date.now();
+    const active = [...this.#tracks.values()].filter((t) => !t.suspended);
+    const stretches = journalStretches(
+      active.map((t) => activityAt(t.activity, now)),
+      this.#cadence.stretch,
+    );
+    return stretches[active.indexOf(track)] ?? this.#cadence.stretch;
+  }
+
   /** The due time after `previous`, on cadence; a job that fell behind goes next, not twice. */
   #after(previous: number, intervalMs: number, stretch: number): number {
     const step = jittered(intervalMs * stretch, this.#o.jitter, this.#o.random);
@@ -243,9 +256,15 @@ export class Engine {
           break;
         case "events": {
           const { track } = job;
-          track.eventsDue = this.#after(job.due, this.#o.eventsIntervalMs, this.#cadence.stretch);
+          track.eventsDue = this.#after(job.due, this.#o.eventsIntervalMs, this.#journalStretchOf(track));
           const outcome = await pollEvents(this.#events, track.child, signal);
           track.schemaIssue.events = null;
+          // Facts of a catch-up (marked replayed) tell what the child did, not what it does now.
+          if (outcome.recent > 0) {
+            track.activity = noteFacts(track.activity, outcome.recent, Date.now());
+            // A busier child's next poll comes sooner once the budget is short (journal-share.ts).
+            track.eventsDue = this.#after(job.due, this.#o.eventsIntervalMs, this.#journalStretchOf(track));
+          }
           // A new fact means today's state has changed since it: read it now, before routine polls.
           if (outcome.firstFactAt !== undefined) pullTodayForward(track, Date.now(), outcome.firstFactAt);
           break;

@@ -32,6 +32,8 @@ export type DeliveryMoment = "after_claim" | "before_ack";
 export interface EventsOutcome {
   /** Facts handed to the sink by this run. */
   delivered: number;
+  /** Of them, those recent enough not to be marked replayed: what the child is doing now. */
+  recent: number;
   pages: number;
   /** When the earliest of them happened (epoch ms), if any was handed over. */
   firstFactAt?: number;
@@ -51,7 +53,7 @@ export async function pollEvents(
   const stored = await ctx.cursors.get(child.id);
   let since = stored ?? ctx.dayStart();
   let sinceIsStored = stored !== undefined;
-  const outcome: EventsOutcome = { delivered: 0, pages: 0 };
+  const outcome: EventsOutcome = { delivered: 0, recent: 0, pages: 0 };
   for (;;) {
     let page: ReadEventsPage;
     try {
@@ -73,6 +75,7 @@ export async function pollEvents(
     outcome.pages++;
     const handed = await deliverPage(ctx, child, page, signal);
     outcome.delivered += handed.count;
+    outcome.recent += handed.recent;
     if (handed.firstAt !== undefined)
       outcome.firstFactAt = Math.min(outcome.firstFactAt ?? handed.firstAt, handed.firstAt);
 
@@ -96,6 +99,7 @@ async function deliverPage(
   signal: AbortSignal,
 ) {
   let count = 0;
+  let recent = 0;
   let firstAt: number | undefined;
   for (const event of page.events) {
     const state = ctx.delivered.stateOf(child.id, event.id);
@@ -131,9 +135,10 @@ async function deliverPage(
       );
     } else {
       count++;
+      if (!delivery.replayed) recent++;
       const at = Date.parse(event.at);
       if (Number.isFinite(at)) firstAt = Math.min(firstAt ?? at, at);
     }
   }
-  return { count, firstAt };
+  return { count, recent, firstAt };
 }

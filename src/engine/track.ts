@@ -1,4 +1,5 @@
 import { FailureSpell } from "./failure-spell.js";
+import { type Activity, noActivity } from "./journal-share.js";
 import type { ChildRef, UnavailableReason } from "./sink.js";
 
 /** What the loop keeps per child: when each job is due, and how the child is doing. */
@@ -11,6 +12,8 @@ export interface Track {
    * known to be stale. Such a read goes before routine polls (scheduler.ts).
    */
   todayStaleSince: number | null;
+  /** The child's recent facts: a busy child's journal is read more often once the budget is short. */
+  activity: Activity;
   /** Not polled: the token no longer covers the child (403); discovery may bring it back. */
   suspended: boolean;
   todaySpell: FailureSpell;
@@ -26,6 +29,7 @@ export function newTrack(child: ChildRef, now: number): Track {
     eventsDue: now,
     todayDue: now,
     todayStaleSince: null,
+    activity: noActivity(now),
     suspended: false,
     todaySpell: new FailureSpell(),
     unavailable: null,

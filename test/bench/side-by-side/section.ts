@@ -79,7 +79,8 @@ export function sideBySideTable(params: SideBySideParams, observations: readonly
         "other client, so when the two together ask for more than 30, the API answers 429 to whichever comes " +
         "second, in both columns. After a 429 the bridge allows itself one request less than it had sent in " +
         "the window (never below 4), grows back one every two calm minutes, and sends nothing for a short " +
-        "pause (5 s, doubled with each 429 in a row, jittered).",
+        "pause (5 s, doubled with each 429 in a row, jittered). When the budget is short, a child whose " +
+        "recent facts stand out beyond chance (Léa here) has its journal read more often than the others.",
       `Polite on a shared token, the goal: in the ${POLITE_CHILDREN}-children run, at most one 429 for ` +
         "the bridge, its event staleness mean no more than rest's, and every journal fact of the window " +
         "reaching the bridge's automation.",
