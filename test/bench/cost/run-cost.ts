@@ -7,7 +7,7 @@ import { imageNode, machineNode } from "../real/runtimes.js";
 import { hasWebAssembly } from "../real/webassembly.js";
 import { nodeBootTimes } from "./boot.js";
 import { bridgeConfigs } from "./configs.js";
-import { type IdleResult, sampleIdleNode } from "./idle.js";
+import { type IdleResult, restPackages, sampleIdleNode } from "./idle.js";
 import type { CostParams } from "./params.js";
 import { type ConfigResult, type CostRig, runConfig } from "./run-config.js";
 
@@ -16,6 +16,8 @@ export interface CostResult {
   homeAssistantVersion: string;
   configs: ConfigResult[];
   idle: IdleResult[];
+  /** What the idle nodes' loadedSamples imported. */
+  packages: string[];
   /** Home Assistant's own process over the first configuration's window, for scale. */
   haSamples: ProcSample[];
 }
@@ -24,7 +26,8 @@ export interface CostResult {
  * The compiled bridge, one configuration after the other, against the simulator (real time) and
  * one real Home Assistant: the REST configurations first, then Mosquitto and Home Assistant's MQTT
  * integration for the MQTT ones (set up later, so that the REST runs meet a Home Assistant without
- * it, as a REST user's is). Then an idle node on each runtime, for scale.
+ * it, as a REST user's is). Then an idle node on each runtime, for scale, bare and with the REST
+ * bridge's packages imported.
  */
 export async function runCost(params: CostParams): Promise<CostResult> {
   await buildBridge();
@@ -51,11 +54,13 @@ export async function runCost(params: CostParams): Promise<CostResult> {
       configs.push(await runConfig(rig, config, params, configs.length === 0 ? haPid : undefined));
     }
     const idle: IdleResult[] = [];
+    const packages = await restPackages();
     for (const runtime of [machine, image]) {
       idle.push({
         runtime,
         webAssembly: await hasWebAssembly(runtime),
         samples: await sampleIdleNode(runtime, params.idleMs, params.sampleMs),
+        loadedSamples: await sampleIdleNode(runtime, params.idleMs, params.sampleMs, packages),
         bootMs: await nodeBootTimes(runtime, params.startupRuns),
       });
     }
@@ -64,6 +69,7 @@ export async function runCost(params: CostParams): Promise<CostResult> {
       homeAssistantVersion: ha.version,
       configs,
       idle,
+      packages,
       haSamples: configs[0]?.window?.alsoSamples ?? [],
     };
   } finally {

@@ -39,6 +39,7 @@ export function costTable(r: CostResult): Section {
       webAssembly: i.webAssembly,
       bootMs: i.bootMs,
     })),
+    ...r.idle.map((i) => ({ label: `packages loaded, ${i.runtime.label}`, usage: usageOf(i.loadedSamples) })),
     { label: "Home Assistant core", usage: usageOf(r.haSamples) },
   ];
   const minutes = params.windowMs / 60_000;
@@ -167,11 +168,13 @@ export function costTable(r: CostResult): Section {
         "the node binary's pages, shared with any other node process; VmRSS is both (and shared memory). " +
         "Means and maxima over the window's samples; the goals judge the means, the steady state. CPU: " +
         "user+system time from /proc/<pid>/stat between the window's first and last samples.",
-      'idle node: `node -e "setInterval(() => {}, 2 ** 30)"` with the runtime\'s flags, sampled ' +
-        `${params.idleMs / 1000} s: what any node process costs, the best beside the lean goals (goals table). ` +
-        "node boot: spawning `node -e` that writes one line, until the line arrives, " +
-        `${params.startupRuns} times: no start-up can be shorter. Home Assistant core: sampled over the ` +
-        "first configuration's window.",
+      "idle node: a node with the runtime's flags that collects its heap ten times (`--expose-gc`, " +
+        `gc()), then waits, sampled ${params.idleMs / 1000} s from 12 s after: what any node process costs, the best beside the start-up and CPU goals ` +
+        "(goals table). packages loaded: the same idle node after it has imported every package the REST " +
+        `bridge runs on (${r.packages.map((p) => `\`${p}\``).join(", ")}) and used none: no bridge built ` +
+        "on them holds less, the best beside the memory goals. node boot: spawning `node -e` that writes one " +
+        `line, until the line arrives, ${params.startupRuns} times: no start-up can be shorter. Home ` +
+        "Assistant core: sampled over the first configuration's window.",
       "Processing per event: the wall time includes Home Assistant firing each event (one websocket " +
         "fire_event per fact, acknowledged before the next, as the bridge delivers in order); the CPU time " +
         "is the bridge's only, from the facts' creation to the last fire, less the idle rate measured over " +
