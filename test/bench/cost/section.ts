@@ -169,8 +169,8 @@ export function costTable(r: CostResult): Section {
         "Means and maxima over the window's samples; the goals judge the means, the steady state. CPU: " +
         "user+system time from /proc/<pid>/stat between the window's first and last samples.",
       "idle node: a node with the runtime's flags that collects its heap ten times (`--expose-gc`, " +
-        `gc()), then waits, sampled ${params.idleMs / 1000} s from 12 s after: what any node process costs, the best beside the start-up and CPU goals ` +
-        "(goals table). packages loaded: the same idle node after it has imported every package the REST " +
+        `gc()), then waits, sampled ${params.idleMs / 1000} s from 12 s after: what any node process ` +
+        "costs, the best beside the start-up and CPU goals (goals table). packages loaded: the same idle node after it has imported every package the REST " +
         `bridge runs on (${r.packages.map((p) => `\`${p}\``).join(", ")}) and used none: no bridge built ` +
         "on them holds less, the best beside the memory goals. node boot: spawning `node -e` that writes one " +
         `line, until the line arrives, ${params.startupRuns} times: no start-up can be shorter. Home ` +
