@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EXIT_FAILURE } from "../../src/exit-codes.js";
 import { ApiSimulator } from "../../src/simulator/index.js";
+import { dieWithParentQuickly } from "../support/die-with-parent.js";
 
 // A failure inside the main loop ends the process through main's exit-code mapping, with one
 // log line, never as an unhandled rejection.
@@ -23,7 +24,8 @@ afterAll(async () => {
 
 describe("a failure in the main loop", () => {
   it("exits with main's failure code and one fatal line", async () => {
-    const child = spawn(process.execPath, ["--import", "tsx", fixture], {
+    const line = dieWithParentQuickly(process.execPath, ["--import", "tsx", fixture]);
+    const child = spawn(line.command, line.args, {
       env: {
         PATH: process.env.PATH ?? "",
         REWARD_FACTS_API_TOKEN: sim.tokens.household,

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { dieWithParentQuickly } from "../support/die-with-parent.js";
 import {
   type EventRecorder,
   HOME_ASSISTANT_SETUP_TIMEOUT_MS,
@@ -74,7 +75,8 @@ const demoDashboards = async () =>
 describe(`the demo publishing to a real Home Assistant ${version}`, () => {
   it("keeps apart from the house's automations, under ids of its own, with a dashboard of its own, and leaves nothing when it stops", async () => {
     // --start 20:00: the day's facts are in the journal already, so they flow at the first poll.
-    demo = spawn(process.execPath, ["--import", "tsx", main, "--start", "20:00"], {
+    const line = dieWithParentQuickly(process.execPath, ["--import", "tsx", main, "--start", "20:00"]);
+    demo = spawn(line.command, line.args, {
       cwd: root,
       env: {
         PATH: process.env.PATH ?? "",

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { dieWithParentQuickly } from "../support/die-with-parent.js";
 import { waitFor } from "../support/wait-for.js";
 
 const main = fileURLToPath(new URL("../../src/demo/main.ts", import.meta.url));
@@ -25,7 +26,8 @@ describe("npm run demo, its output piped", () => {
     const started = Date.now();
     // --start 20:00: by then every day of the demo household has facts (the default 16:00 has
     // about two days a year with none yet), so the first poll always has some to show.
-    const demo = spawn(process.execPath, ["--import", "tsx", main, "--start", "20:00"], {
+    const demoLine = dieWithParentQuickly(process.execPath, ["--import", "tsx", main, "--start", "20:00"]);
+    const demo = spawn(demoLine.command, demoLine.args, {
       cwd: root,
       env: {
         PATH: process.env.PATH ?? "",
@@ -101,7 +103,8 @@ describe("npm run demo in a terminal", () => {
     }
     // `script` gives the demo a pseudo-terminal; stty gives it a size, as a terminal window has.
     const command = `stty rows 40 cols 110; exec "${process.execPath}" --import tsx "${main}" --start 20:00`;
-    const terminal = spawn("script", ["-qfec", command, "/dev/null"], {
+    const terminalLine = dieWithParentQuickly("script", ["-qfec", command, "/dev/null"]);
+    const terminal = spawn(terminalLine.command, terminalLine.args, {
       cwd: root,
       env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", TZ: "Europe/Paris", TERM: "xterm" },
       stdio: ["ignore", "pipe", "pipe"],

@@ -7,6 +7,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { ApiSimulator } from "../../src/simulator/index.js";
+import { dieWithParentQuickly } from "../support/die-with-parent.js";
 import { seededRandom } from "../support/engine-rig.js";
 
 const fixture = fileURLToPath(new URL("./fixtures/engine-process.ts", import.meta.url));
@@ -20,7 +21,8 @@ afterAll(async () => {
 });
 
 function startEngineProcess(settings: object): ChildProcess {
-  const child = spawn(process.execPath, ["--import", "tsx", fixture, JSON.stringify(settings)], {
+  const line = dieWithParentQuickly(process.execPath, ["--import", "tsx", fixture, JSON.stringify(settings)]);
+  const child = spawn(line.command, line.args, {
     stdio: ["ignore", "pipe", "inherit"],
   });
   children.push(child);

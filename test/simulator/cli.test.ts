@@ -5,6 +5,7 @@ import { describe, expect, it, onTestFinished } from "vitest";
 import { RewardFactsClient } from "../../src/api/client.js";
 import { asksForHelp, CliUsageError, parseCliArgs } from "../../src/simulator/cli-args.js";
 import { ManualClock, ScaledClock } from "../../src/simulator/clock.js";
+import { dieWithParentQuickly } from "../support/die-with-parent.js";
 import { captureLogger } from "./helpers.js";
 
 describe("parseCliArgs", () => {
@@ -42,7 +43,16 @@ describe("parseCliArgs", () => {
 describe("npm run simulator", () => {
   it("serves the demo household, prints what a user needs, and stops on SIGTERM", async () => {
     const cli = fileURLToPath(new URL("../../src/simulator/cli.ts", import.meta.url));
-    const child = spawn(process.execPath, ["--import", "tsx", cli, "--port", "0", "--seed", "42"], {
+    const line = dieWithParentQuickly(process.execPath, [
+      "--import",
+      "tsx",
+      cli,
+      "--port",
+      "0",
+      "--seed",
+      "42",
+    ]);
+    const child = spawn(line.command, line.args, {
       stdio: ["ignore", "pipe", "pipe"],
     });
     onTestFinished(() => {

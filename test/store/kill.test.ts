@@ -3,6 +3,7 @@ import { readdir } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { openStore, STORE_FILE_NAME } from "../../src/store/index.js";
+import { dieWithParentQuickly } from "../support/die-with-parent.js";
 import { captureLogger, corruptFilesIn, tempDir, WARN } from "./helpers.js";
 
 const projectRoot = fileURLToPath(new URL("../..", import.meta.url));
@@ -21,7 +22,8 @@ interface Writer {
 
 function startWriter(dataDir: string): Writer {
   // `--import tsx` resolves from the working directory: run from the project root.
-  const child = spawn(process.execPath, ["--import", "tsx", writerScript, dataDir], {
+  const line = dieWithParentQuickly(process.execPath, ["--import", "tsx", writerScript, dataDir]);
+  const child = spawn(line.command, line.args, {
     cwd: projectRoot,
     stdio: ["ignore", "pipe", "pipe"],
   });

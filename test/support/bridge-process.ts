@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { fileURLToPath } from "node:url";
+import { dieWithParentQuickly } from "./die-with-parent.js";
 
 const main = fileURLToPath(new URL("../../src/main.ts", import.meta.url));
 
@@ -10,8 +11,11 @@ export interface BridgeLaunch {
   args: string[];
 }
 
-/** The TypeScript sources through tsx, on this process's Node: what the suites run. */
-const fromSources: BridgeLaunch = { command: process.execPath, args: ["--import", "tsx", main] };
+/**
+ * The TypeScript sources through tsx, on this process's Node: what the suites run. The bridge dies
+ * with the test process, so that a worker killed at its time limit leaves no bridge polling behind.
+ */
+const fromSources: BridgeLaunch = dieWithParentQuickly(process.execPath, ["--import", "tsx", main]);
 
 /** The bridge as users run it: its own process, configured by the environment. */
 export class BridgeProcess {
@@ -39,7 +43,7 @@ export class BridgeProcess {
     return this;
   }
 
-  /** The bridge's own pid (node is spawned directly, no shell); undefined before start(). */
+  /** The bridge's own pid (no shell; setpriv execs node); undefined before start(). */
   get pid(): number | undefined {
     return this.#child?.pid;
   }

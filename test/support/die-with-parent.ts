@@ -1,3 +1,5 @@
+import { existsSync } from "node:fs";
+
 /*
  * Node's 'exit' handlers do not run when a test worker is killed by a signal, and its children
  * live on: a Home Assistant holding its port, or a pip still writing into a virtualenv that the
@@ -24,4 +26,22 @@ export function dieWithParent(
   args: readonly string[],
 ): { command: string; args: string[] } {
   return { command: python, args: ["-c", launcherScript, String(process.pid), command, ...args] };
+}
+
+/** util-linux's setpriv, where Debian puts it. */
+const SETPRIV = ["/usr/bin/setpriv", "/bin/setpriv"].find((path) => existsSync(path));
+
+/**
+ * The same guard without an interpreter, for the children the suites start by the hundred (a
+ * bridge for each kill of a kill test, a broker per file): setpriv asks the kernel for the SIGKILL
+ * and execs the command, in a few milliseconds where Python takes a fifth of a second here. The pid
+ * stays the command's (exec). Without setpriv the command runs unguarded.
+ */
+export function dieWithParentQuickly(
+  command: string,
+  args: readonly string[],
+): { command: string; args: string[] } {
+  return SETPRIV
+    ? { command: SETPRIV, args: ["--pdeathsig", "KILL", "--", command, ...args] }
+    : { command, args: [...args] };
 }

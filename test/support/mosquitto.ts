@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { ensureDebianProgram } from "./debian-package.js";
+import { dieWithParentQuickly } from "./die-with-parent.js";
 import { freeLoopbackPort } from "./free-port.js";
 import { runCommand, tailLines } from "./run-command.js";
 
@@ -66,7 +67,8 @@ export async function startMosquitto(options: MosquittoOptions = {}): Promise<Mo
 
   const start = async () => {
     const log = openSync(logPath, "a");
-    child = spawn(MOSQUITTO, ["-c", config], { stdio: ["ignore", log, log] });
+    const line = dieWithParentQuickly(MOSQUITTO, ["-c", config]);
+    child = spawn(line.command, line.args, { stdio: ["ignore", log, log] });
     closeSync(log);
     const deadline = Date.now() + 15_000;
     while (!(await listening(port))) {
