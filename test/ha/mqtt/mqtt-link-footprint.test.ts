@@ -28,6 +28,7 @@ afterAll(async () => {
 
 describe("the MQTT link's footprint", () => {
   it("publishes with QoS 1 without building MQTT.js's table of every packet id", async () => {
+    const received: string[] = [];
     const link = new MqttLink({
       broker: { url: broker.url },
       logger: new LogCollector().logger(),
@@ -35,7 +36,6 @@ describe("the MQTT link's footprint", () => {
       subscriptions: ["reward_facts_test/#"],
       onMessage: (topic, payload) => received.push(`${topic}=${payload.toString()}`),
     });
-    const received: string[] = [];
     await link.open();
     await link.whenConnected(AbortSignal.timeout(10_000));
     const messages = Array.from({ length: 20 }, (_, i) => ({
