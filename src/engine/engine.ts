@@ -228,9 +228,21 @@ export class Engine {
   }
 
   /** The due time after `previous`, on cadence; a job that fell behind goes next, not twice. */
-  #after(previous: number, intervalMs: number, stretch: number): number {
-    const step = jittered(intervalMs * stretch, this.#o.jitter, this.#o.random);
+  #after(previous: number, everyMs: number): number {
+    const step = jittered(everyMs, this.#o.jitter, this.#o.random);
     return Math.max(previous + step, Date.now());
+  }
+
+  /** The child's next journal poll, at its share of the budget. */
+  #planEvents(track: Track, previous: number): void {
+    track.eventsEveryMs = this.#o.eventsIntervalMs * this.#journalStretchOf(track);
+    track.eventsDue = this.#after(previous, track.eventsEveryMs);
+  }
+
+  /** The child's next routine today read, stretched first when the budget is short (cadence.ts). */
+  #planToday(track: Track, previous: number): void {
+    track.todayEveryMs = this.#o.todayIntervalMs * this.#cadence.todayStretch;
+    track.todayDue = this.#after(previous, track.todayEveryMs);
   }
 
   async #runJob(job: Job, signal: AbortSignal): Promise<void> {
@@ -256,14 +268,14 @@ export class Engine {
           break;
         case "events": {
           const { track } = job;
-          track.eventsDue = this.#after(job.due, this.#o.eventsIntervalMs, this.#journalStretchOf(track));
+          this.#planEvents(track, job.due);
           const outcome = await pollEvents(this.#events, track.child, signal);
           track.schemaIssue.events = null;
           // Facts of a catch-up (marked replayed) tell what the child did, not what it does now.
           if (outcome.recent > 0) {
             track.activity = noteFacts(track.activity, outcome.recent, Date.now());
             // A busier child's next poll comes sooner once the budget is short (journal-share.ts).
-            track.eventsDue = this.#after(job.due, this.#o.eventsIntervalMs, this.#journalStretchOf(track));
+            this.#planEvents(track, job.due);
           }
           // A new fact means today's state has changed since it: read it now, before routine polls.
           if (outcome.firstFactAt !== undefined) pullTodayForward(track, Date.now(), outcome.firstFactAt);
@@ -271,7 +283,7 @@ export class Engine {
         }
         case "today": {
           const { track } = job;
-          track.todayDue = this.#after(job.due, this.#o.todayIntervalMs, this.#cadence.todayStretch);
+          this.#planToday(track, job.due);
           await readToday(this.#today, track, signal);
           break;
         }
@@ -310,6 +322,10 @@ export class Engine {
       discoveryDue: this.#discoveryDue,
       statusDue: this.#statusDue,
       tracks: this.#tracks.values(),
+      intervals: {
+        eventsMs: this.#o.eventsIntervalMs * this.#cadence.stretch,
+        todayMs: this.#o.todayIntervalMs * this.#cadence.todayStretch,
+      },
     };
   }
 

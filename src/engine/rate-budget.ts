@@ -15,8 +15,27 @@ export interface RateBudgetOptions {
 
 /** The least the budget lowers itself to after 429s: the bridge must still read something. */
 const MIN_ALLOWANCE = 4;
-/** Calm time after which the allowance grows by one request, when a 429 has lowered it. */
+/** Once SHARE_HOLDS_MS have passed without a 429, the allowance grows one request this often. */
 const INCREASE_EVERY_MS = 2 * 60_000;
+/**
+ * How long the share the token left at the last 429 holds: the allowance grows past it only after
+ * this long without a 429. The other client's refusals are not the bridge's
+ * to see: side by side with `rest` sensors, whose 20 requests come in one burst a minute, a bridge
+ * that kept growing one request every two calm minutes took the last of those 20, ten 429s for
+ * `rest` in four minutes and none for the bridge (bench dump, 2026-11-24). So the bridge takes no
+ * more than what fitted until the other client has had time to go; then one request more at a
+ * time, each a probe that a refusal ends.
+ */
+export const SHARE_HOLDS_MS = 30 * 60_000;
+/**
+ * While the token is shared, requests leave about window ÷ allowance apart, each gap drawn within
+ * ±this fraction. Spread, so that a window never holds a burst (the slots a burst takes free
+ * together one window later, and the burst repeats, every minute: a busy child's journal, however
+ * often due, was read once a minute). Jittered, so that the bridge's count in a window rises and
+ * falls: when a probe takes more than the other client leaves, the refusal then falls on the
+ * bridge's own request as often as on the other client's, and the bridge hears of it.
+ */
+export const PACING_JITTER = 0.25;
 /** The first pause after a 429 without Retry-After; doubled for each 429 in a row, up to the window. */
 const FIRST_PAUSE_MS = 5_000;
 
@@ -47,6 +66,8 @@ export class RateBudget {
   #allowance: number;
   #lastCutAt = 0;
   #lastIncreaseAt = 0;
+  /** The next pacing gap, as a fraction of window ÷ allowance (drawn once per request). */
+  #gapFactor = 1;
   /** 429s in a row, each within a window of the one before. */
   #streak = 0;
 
@@ -90,6 +111,7 @@ export class RateBudget {
     const request: RequestRecord = { sentAt };
     this.#requests.push(request);
     this.#history?.sent(sentAt);
+    this.#gapFactor = 1 + PACING_JITTER * (2 * this.#random() - 1);
     let settled = false;
     return () => {
       if (settled) return;
@@ -101,10 +123,12 @@ export class RateBudget {
 
   /** Requests per window the budget allows itself now (perWindow unless 429s have lowered it). */
   allowance(now: number = Date.now()): number {
-    // Additive increase: a calm spell gives back one request at a time.
+    // Additive increase, once the share the last 429 showed has held long enough: a calm spell
+    // gives back one request at a time.
     if (
       this.#allowance < this.perWindow &&
-      now - Math.max(this.#lastCutAt, this.#lastIncreaseAt) >= INCREASE_EVERY_MS
+      now - this.#lastCutAt >= SHARE_HOLDS_MS &&
+      now - this.#lastIncreaseAt >= INCREASE_EVERY_MS
     ) {
       this.#allowance = Math.min(this.perWindow, this.#allowance + 1);
       this.#lastIncreaseAt = now;
@@ -127,21 +151,33 @@ export class RateBudget {
       // All the slots held by requests in flight: check again shortly.
       full = Number.isFinite(next) ? next - now : 100;
     }
-    return Math.max(pause, full, 0);
+    return Math.max(pause, full, this.#pacingWait(allowance, now), 0);
+  }
+
+  /**
+   * While another client shares the token (the allowance is below the bridge's own limit), one
+   * request about every window ÷ allowance (PACING_JITTER). Alone, no pacing: a start reads every
+   * child at once.
+   */
+  #pacingWait(allowance: number, now: number): number {
+    if (allowance >= this.perWindow || this.#lastSentAt === 0) return 0;
+    return this.#lastSentAt + (this.#gapFactor * this.windowMs) / allowance - now;
   }
 
   /**
    * After a 429, another client uses the token too. What the API allows was full with what the
    * bridge sent in the window: the bridge allows itself one less from now on (never below a
-   * floor), and grows back by one every two calm minutes (additive increase, multiplicative-like
-   * decrease). Nothing leaves until the API's delay, or, when it gave none, a short pause that
-   * doubles with each 429 in a row, jittered so that two clients never fall into step.
+   * floor), the share the token leaves it, and from then on spreads its requests over the window
+   * (PACING_JITTER). Once that share has held for SHARE_HOLDS_MS, it grows back by one request
+   * every two calm minutes. Nothing leaves until the API's delay, or, when it gave
+   * none, a short pause that doubles with each 429 in a row, jittered so that two clients never
+   * fall into step.
    */
   pauseAfterRateLimit(retryAfterMs: number | undefined, now: number = Date.now()): void {
     this.#rateLimitedCount++;
     this.#forget(now);
     const sent = this.#requests.filter((r) => r.sentAt > now - this.windowMs).length;
-    this.#allowance = Math.max(MIN_ALLOWANCE, Math.min(this.#allowance * 0.75, sent - 1));
+    this.#allowance = Math.max(MIN_ALLOWANCE, Math.min(this.#allowance, sent - 1));
     this.#streak = now - this.#lastCutAt < this.windowMs ? this.#streak + 1 : 1;
     this.#lastCutAt = now;
     const base = Math.min(this.windowMs, FIRST_PAUSE_MS * 2 ** (this.#streak - 1));

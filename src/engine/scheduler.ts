@@ -10,41 +10,57 @@ export interface Schedule {
   discoveryDue: number;
   statusDue: number;
   tracks: Iterable<Track>;
+  /** The intervals planned now, stretch included: for the polls that have not run yet. */
+  intervals: { eventsMs: number; todayMs: number };
 }
 
 /**
- * The job to run next. Of the jobs already due, the one whose reading is the most stale: a routine
- * poll is stale since it was due, a today read pulled forward by a new fact since that fact, so it
- * goes before the routine polls that pile up once the budget is full. When none is due, the
- * earliest to come (the loop sleeps until then). With a revoked token, only its check.
+ * The job to run next. First the jobs that are rare, free or known stale: the children's list,
+ * the status, and a today read pulled forward by a new fact (stale since that fact). Then the routine polls already
+ * due, by how late each is counted in its own interval: once the budget is full they all fall
+ * behind, and a child whose journal is read every 30 s (a busy one, journal-share.ts) then waits
+ * as many of its intervals as a quiet one read every 90 s waits of its, so each keeps its share
+ * rather than all taking turns alike. When none is due, the earliest to come (the loop sleeps
+ * until then). With a revoked token, only its check.
  */
 export function nextJob(schedule: Schedule, now: number): Job {
   if (schedule.tokenInvalid) return { kind: "token_check", due: schedule.tokenCheckDue };
-  const jobs: Job[] = [
-    { kind: "discovery", due: schedule.discoveryDue },
-    { kind: "status", due: schedule.statusDue },
+  const { intervals } = schedule;
+  const candidates: Array<{ job: Job; everyMs: number }> = [
+    { job: { kind: "discovery", due: schedule.discoveryDue }, everyMs: 0 },
+    { job: { kind: "status", due: schedule.statusDue }, everyMs: 0 },
   ];
   for (const track of schedule.tracks) {
     if (track.suspended) continue;
-    jobs.push({ kind: "events", due: track.eventsDue, track }, { kind: "today", due: track.todayDue, track });
+    candidates.push(
+      {
+        job: { kind: "events", due: track.eventsDue, track },
+        everyMs: track.eventsEveryMs ?? intervals.eventsMs,
+      },
+      {
+        job: { kind: "today", due: track.todayDue, track },
+        everyMs: track.todayEveryMs ?? intervals.todayMs,
+      },
+    );
   }
-  // Due jobs first, by staleness; then the jobs to come, by due time.
-  const rank = (job: Job): [number, number] => (job.due <= now ? [0, staleSince(job)] : [1, job.due]);
-  let next = jobs[0] as Job;
-  let best = rank(next);
-  for (const job of jobs) {
-    const key = rank(job);
-    if (key[0] < best[0] || (key[0] === best[0] && key[1] < best[1])) {
-      next = job;
-      best = key;
+  // Lowest first: [class, key]. Due and free or stale: by stale-since; due routine: the most
+  // intervals late first; to come: by due time.
+  const rank = ({ job, everyMs }: { job: Job; everyMs: number }): [number, number] => {
+    if (job.due > now) return [2, job.due];
+    if (job.kind === "status" || job.kind === "discovery") return [0, job.due];
+    if (job.kind === "today" && job.track.todayStaleSince !== null) {
+      return [0, Math.min(job.track.todayStaleSince, job.due)];
+    }
+    return [1, -(now - job.due) / Math.max(everyMs, 1)];
+  };
+  let best = candidates[0] as (typeof candidates)[number];
+  let bestKey = rank(best);
+  for (const candidate of candidates) {
+    const key = rank(candidate);
+    if (key[0] < bestKey[0] || (key[0] === bestKey[0] && key[1] < bestKey[1])) {
+      best = candidate;
+      bestKey = key;
     }
   }
-  return next;
-}
-
-function staleSince(job: Job): number {
-  if (job.kind === "today" && job.track.todayStaleSince !== null) {
-    return Math.min(job.track.todayStaleSince, job.due);
-  }
-  return job.due;
+  return best.job;
 }

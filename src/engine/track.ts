@@ -7,6 +7,9 @@ export interface Track {
   child: ChildRef;
   eventsDue: number;
   todayDue: number;
+  /** The interval each job was last planned on, stretch included; null before it first runs. */
+  eventsEveryMs: number | null;
+  todayEveryMs: number | null;
   /**
    * Set when today's reading was pulled forward (a new fact, a session's end): since when it is
    * known to be stale. Such a read goes before routine polls (scheduler.ts).
@@ -28,6 +31,8 @@ export function newTrack(child: ChildRef, now: number): Track {
     child,
     eventsDue: now,
     todayDue: now,
+    eventsEveryMs: null,
+    todayEveryMs: null,
     todayStaleSince: null,
     activity: noActivity(now),
     suspended: false,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { RateBudget } from "../../src/engine/rate-budget.js";
+import { PACING_JITTER, RateBudget, SHARE_HOLDS_MS } from "../../src/engine/rate-budget.js";
 import { seededRandom } from "../support/engine-rig.js";
 import { VirtualTime } from "../support/virtual-time.js";
 
@@ -63,23 +63,28 @@ describe("the rate budget on a shared token (fake clock)", () => {
     }
   });
 
-  it("gives one request back every two calm minutes, up to its own limit", async () => {
+  it("holds the share a 429 showed for half an hour, then gives one request back every two calm minutes", async () => {
     const time = VirtualTime.install("2026-11-23T10:00:00Z");
     try {
       const budget = await budgetWith(10);
       budget.pauseAfterRateLimit(undefined);
       expect(budget.allowance()).toBe(9);
-      await time.advance(2 * MINUTE);
+      // The other client's refusals are not the bridge's to see: it takes no more than what fitted.
+      await time.advance(SHARE_HOLDS_MS - MINUTE);
+      expect(budget.allowance()).toBe(9);
+      await time.advance(MINUTE);
       expect(budget.allowance()).toBe(10);
       await time.advance(MINUTE);
       expect(budget.allowance()).toBe(10);
       await time.advance(MINUTE);
       expect(budget.allowance()).toBe(11);
-      await time.advance(60 * MINUTE);
-      for (let i = 0; i < 30; i++) budget.allowance();
-      expect(budget.allowance()).toBeLessThanOrEqual(28);
-      // A calm hour brings it back to the full budget.
-      await time.advance(2 * 60 * MINUTE);
+      // A probe that a refusal ends: the share it showed holds again for half an hour.
+      (await budget.acquire())();
+      budget.pauseAfterRateLimit(undefined);
+      expect(budget.allowance()).toBe(4);
+      await time.advance(SHARE_HOLDS_MS - MINUTE);
+      expect(budget.allowance()).toBe(4);
+      // A calm hour and more brings it back to the full budget, and no further.
       for (let i = 0; i < 60; i++) {
         await time.advance(2 * MINUTE);
         budget.allowance();
@@ -90,13 +95,20 @@ describe("the rate budget on a shared token (fake clock)", () => {
     }
   });
 
-  it("never lets more than its allowance leave in a window", async () => {
+  it("spreads a shared token's requests over the window, jittered, never more than its allowance", async () => {
     const time = VirtualTime.install("2026-11-23T10:00:00Z");
     try {
+      // Alone: a start's reads all leave at once.
+      const alone = new RateBudget({ random: seededRandom(3) });
+      for (let i = 0; i < 10; i++) {
+        expect(alone.waitMs(), `request ${i + 1} alone`).toBe(0);
+        (await alone.acquire())();
+      }
       const budget = await budgetWith(10);
       budget.pauseAfterRateLimit(undefined);
       const sent: Array<{ at: number; allowance: number }> = [];
-      for (let i = 0; i < 60; i++) {
+      // As fast as the budget lets them go, for three quarters of an hour.
+      while (Date.now() < Date.parse("2026-11-23T10:45:00Z")) {
         await time.advance(budget.waitMs());
         (await budget.acquire())();
         sent.push({ at: Date.now(), allowance: budget.allowance() });
@@ -105,7 +117,14 @@ describe("the rate budget on a shared token (fake clock)", () => {
         const inWindow = sent.filter((r) => r.at > request.at - MINUTE && r.at <= request.at).length;
         expect(inWindow).toBeLessThanOrEqual(request.allowance);
       }
-      // It grew back meanwhile, one request at a time.
+      // Never a burst: each request about a ninth of a minute after the one before, not all alike.
+      const gaps = sent.slice(1).map((r, i) => r.at - (sent[i] as (typeof sent)[number]).at);
+      const even = MINUTE / 9;
+      const held = gaps.slice(0, 200).filter((_, i) => (sent[i + 1]?.allowance ?? 0) === 9);
+      expect(Math.min(...held)).toBeGreaterThanOrEqual(Math.floor(even * (1 - PACING_JITTER)));
+      expect(Math.max(...held)).toBeLessThanOrEqual(Math.ceil(even * (1 + PACING_JITTER)) + 1);
+      expect(new Set(held.map((g) => Math.round(g / 100))).size).toBeGreaterThan(5);
+      // It grew back once the share had held half an hour, one request at a time.
       expect(sent.at(-1)?.allowance).toBeGreaterThan(9);
     } finally {
       time.uninstall();

@@ -18,6 +18,7 @@ function schedule(tracks: Track[], overrides: Partial<Schedule> = {}): Schedule 
     discoveryDue: NOW + 60_000,
     statusDue: NOW + 30_000,
     tracks,
+    intervals: { eventsMs: 30_000, todayMs: 60_000 },
     ...overrides,
   };
 }
@@ -47,6 +48,48 @@ describe("the scheduler", () => {
     fresh.todayStaleSince = null;
     fresh.todayDue = NOW + 60_000;
     expect(describeJob(nextJob(schedule([...busy, fresh]), NOW))).toBe("events:a");
+  });
+
+  it("under a full budget, serves each routine poll by how many of its own intervals it is late", () => {
+    // A busy child's journal planned every 30 s, a quiet one's every 90 s: both are behind.
+    const busy = track("busy", NOW - 15_000, NOW + 60_000);
+    busy.eventsEveryMs = 30_000;
+    const quiet = track("quiet", NOW - 30_000, NOW + 60_000);
+    quiet.eventsEveryMs = 90_000;
+    // Half an interval late goes before a third of one, though the quiet one was due earlier.
+    expect(describeJob(nextJob(schedule([busy, quiet]), NOW))).toBe("events:busy");
+    // Until the quiet one is later, in its own intervals.
+    quiet.eventsDue = NOW - 60_000;
+    expect(describeJob(nextJob(schedule([busy, quiet]), NOW))).toBe("events:quiet");
+    // Not run yet: the planned intervals of the schedule count (today's 60 s here).
+    const fresh = track("fresh", NOW + 60_000, NOW - 50_000);
+    expect(describeJob(nextJob(schedule([busy, quiet, fresh]), NOW))).toBe("today:fresh");
+  });
+
+  it("counts a busy child's journal out in proportion to its interval when every poll is behind", () => {
+    // A busy journal planned on 30 s, nine quiet ones on 90 s and ten today reads on 180 s ask for
+    // about 11.3 requests a minute; one goes every 7.5 s, 8 a minute. A job that fell behind is due
+    // again from the moment it ran, as the engine plans it (engine.ts, #after).
+    const tracks = Array.from({ length: 10 }, (_, i) => {
+      const t = track(i === 0 ? "busy" : `quiet${i}`, NOW, NOW);
+      t.eventsEveryMs = i === 0 ? 30_000 : 90_000;
+      t.todayEveryMs = 180_000;
+      return t;
+    });
+    const runs = new Map<string, number[]>();
+    for (let now = NOW; now < NOW + 30 * 60_000; now += 7_500) {
+      const job = nextJob(schedule(tracks, { discoveryDue: Infinity, statusDue: Infinity }), now);
+      if (!("track" in job) || job.due > now) continue;
+      runs.set(describeJob(job), [...(runs.get(describeJob(job)) ?? []), now]);
+      if (job.kind === "events")
+        job.track.eventsDue = Math.max(job.due + (job.track.eventsEveryMs ?? 0), now);
+      else job.track.todayDue = Math.max(job.due + (job.track.todayEveryMs ?? 0), now);
+    }
+    const count = (key: string) => runs.get(key)?.length ?? 0;
+    // The busy journal is read about three times as often as each quiet one, not in turn with them.
+    const quiet = tracks.slice(1).map((t) => count(`events:${t.child.id}`));
+    expect(count("events:busy")).toBeGreaterThan(2.5 * Math.max(...quiet));
+    expect(Math.max(...quiet) - Math.min(...quiet)).toBeLessThanOrEqual(1);
   });
 
   it("keeps a read set for a session's end until that moment, then puts it first", () => {

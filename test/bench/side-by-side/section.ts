@@ -78,11 +78,12 @@ export function sideBySideTable(params: SideBySideParams, observations: readonly
         "none). Both share the token's 30 a minute; the bridge budgets 28 for itself and cannot see the " +
         "other client, so when the two together ask for more than 30, the API answers 429 to whichever comes " +
         "second, in both columns. After a 429 the bridge allows itself one request less than it had sent in " +
-        "the window (never below 4), grows back one every two calm minutes, and sends nothing for a short " +
-        "pause (5 s, doubled with each 429 in a row, jittered). When the budget is short, a child whose " +
-        "recent facts stand out beyond chance (Léa here) has its journal read more often than the others.",
+        "the window (never below 4), sends nothing for a short pause (5 s, doubled with each 429 in a row, " +
+        "jittered), then spreads its requests over the minute; it grows back one request every two minutes " +
+        "once half an hour has passed without a 429. When the budget is short, a child whose recent facts " +
+        "stand out beyond chance (Léa here) has its journal read more often than the others.",
       `Polite on a shared token, the goal: in the ${POLITE_CHILDREN}-children run, at most one 429 for ` +
-        "the bridge, its event staleness mean no more than rest's, and every journal fact of the window " +
+        "the bridge and none for rest, its event staleness mean no more than rest's, and every journal fact of the window " +
         "reaching the bridge's automation.",
       "journal facts of the window: every fact recorded in the window for the followed children (Léa's " +
         "produced ones and the day plans'; facts recorded during the drain are left out of every count). " +

@@ -1,0 +1,94 @@
+import { request } from "undici";
+import { afterEach, describe, expect, it } from "vitest";
+import { EngineRig } from "../support/engine-rig.js";
+
+const MINUTE = 60_000;
+const START = "2026-11-21T16:00:00Z";
+/** What Home Assistant's `rest` integration sends: how the simulator's log tells the two apart. */
+const OTHER_AGENT = "HomeAssistant/2026.11.0 rest";
+
+let rig: EngineRig | undefined;
+let otherClient: ReturnType<typeof setInterval> | undefined;
+afterEach(async () => {
+  clearInterval(otherClient);
+  await rig?.close();
+  rig = undefined;
+});
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
+const gaps = (at: number[]) => at.slice(1).map((t, i) => t - (at[i] as number));
+
+/**
+ * A user's hand-written `rest` sensors on the bridge's token, in virtual time: each child's today
+ * and journal read every 60 s, all 20 requests at once, as Home Assistant's scan does them. The
+ * API allows 30 a minute: the bridge has 10 of them, and hears of the other client only by its own
+ * 429s.
+ */
+describe("beside another client on the same token (fake clock)", () => {
+  it("takes what the other leaves, spread over the minute, and reads the busy child's journal more often", async () => {
+    const ids: string[] = [];
+    const current = await EngineRig.start({
+      start: START,
+      prepare: (sim) => {
+        const { ordinary, custody, unsynced } = sim.children;
+        ids.push(ordinary.id, custody.id, unsynced.id);
+        for (let i = 3; i < 10; i++) ids.push(sim.addChild(`Kid ${i}`).id);
+        return {};
+      },
+    });
+    rig = current;
+    const scan = () =>
+      Promise.all(
+        ids.flatMap((id) =>
+          ["today", "events"].map((what) =>
+            request(`${current.sim.url}/children/${id}/${what}`, {
+              headers: { authorization: `Bearer ${current.token}`, "user-agent": OTHER_AGENT },
+            }).then((answer) => answer.body.dump()),
+          ),
+        ),
+      );
+    await current.time.advance(20_000);
+    void scan();
+    otherClient = setInterval(() => void scan(), MINUTE);
+
+    // Léa in the middle of her evening routine: a validated behavior every 20 s for 40 minutes.
+    const lea = current.sim.children.ordinary.id;
+    const produced: Array<{ id: string; at: number }> = [];
+    for (let t = 0; t < 40 * MINUTE; t += 20_000) {
+      await current.time.advance(10_000);
+      const fact = current.sim.addEvent(lea, { type: "behavior_validated" });
+      produced.push({ id: fact.id, at: Date.parse(fact.at) });
+      await current.time.advance(10_000);
+    }
+    await current.time.advance(2 * MINUTE);
+    clearInterval(otherClient);
+
+    // From the fifth minute: the bridge has learnt its share by then.
+    const learnt = Date.parse(START) + 5 * MINUTE;
+    const served = current.sim.requests.filter((r) => r.at >= learnt);
+    const other = served.filter((r) => r.userAgent === OTHER_AGENT);
+    const bridge = served.filter((r) => r.userAgent !== OTHER_AGENT);
+    // The other client keeps all of its share: not one of its requests refused.
+    expect(other.filter((r) => r.status === 429)).toEqual([]);
+    expect(other.length).toBeGreaterThanOrEqual(20 * 35);
+    // The bridge hears at most one refusal: a probe for more once the share has held half an hour.
+    expect(bridge.filter((r) => r.status === 429).length).toBeLessThanOrEqual(1);
+    // Spread over the minute rather than in bursts.
+    expect(Math.min(...gaps(bridge.map((r) => r.at)))).toBeGreaterThanOrEqual(3_000);
+
+    // Every fact reached Home Assistant once, sooner on average than the other's 60 s scan shows it.
+    const delivered = current.sink.events.filter((e) => e.childId === lea && e.at >= Date.parse(START));
+    const deliveredAt = new Map(delivered.map((e) => [e.event.id, e.at]));
+    expect(produced.filter((p) => !deliveredAt.has(p.id))).toEqual([]);
+    expect(new Set(delivered.map((e) => e.event.id)).size).toBe(delivered.length);
+    const delays = produced.map((p) => (deliveredAt.get(p.id) as number) - p.at);
+    const mean = delays.reduce((sum, d) => sum + d, 0) / delays.length;
+    expect(mean).toBeLessThan(30_000);
+    // The busy child's journal is read more often than the others', not in turn with them.
+    const journalGap = (id: string) =>
+      median(gaps(bridge.filter((r) => r.path.startsWith(`/children/${id}/events`)).map((r) => r.at)));
+    const others = ids.slice(1).map(journalGap);
+    expect(journalGap(lea)).toBeLessThan(45_000);
+    expect(journalGap(lea)).toBeLessThan(0.6 * Math.min(...others));
+  });
+});
