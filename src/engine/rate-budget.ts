@@ -21,8 +21,8 @@ const INCREASE_EVERY_MS = 2 * 60_000;
  * How long the share the token left at the last 429 holds: the allowance grows past it only after
  * this long without a 429. The other client's refusals are not the bridge's
  * to see: side by side with `rest` sensors, whose 20 requests come in one burst a minute, a bridge
- * that kept growing one request every two calm minutes took the last of those 20, ten 429s for
- * `rest` in four minutes and none for the bridge (bench dump, 2026-11-24). So the bridge takes no
+ * that spread its requests evenly and grew one request every two calm minutes took the last of
+ * those 20: ten 429s for `rest` in four minutes, none for the bridge (bench dump, 2026-11-24). So the bridge takes no
  * more than what fitted until the other client has had time to go; then one request more at a
  * time, each a probe that a refusal ends.
  */
