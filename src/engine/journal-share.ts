@@ -54,9 +54,9 @@ export function noteFacts(activity: Activity, count: number, now: number): Activ
  * Each child's journal stretch, given the even stretch (cadence.ts) and each child's recent facts:
  * together they send exactly as many polls as the even stretch would; no child is read faster than
  * its nominal interval (factor 1) nor slower than QUIET_CHILD_SLOWEST times the even pace. A busy
- * child's interval goes as one over the square root of its facts over the mean; the others share
- * what is left evenly. When the journal is on cadence (even stretch 1), or no child stands out,
- * every child gets the even stretch.
+ * child's interval goes as one over the square root of its facts over the quiet children's mean
+ * (at least one); the quiet ones share what is left evenly. When the journal is on cadence (even
+ * stretch 1), or no child stands out, every child gets the even stretch.
  */
 export function journalStretches(activities: readonly number[], evenStretch: number): number[] {
   const n = activities.length;
@@ -64,8 +64,12 @@ export function journalStretches(activities: readonly number[], evenStretch: num
   if (n < 2 || evenStretch <= 1) return even;
   const mean = activities.reduce((sum, facts) => sum + facts, 0) / n;
   const busyFrom = mean + BUSY_BEYOND_DEVIATIONS * Math.sqrt(Math.max(1, mean));
-  const weights = activities.map((facts) => (facts > busyFrom ? Math.sqrt(facts / Math.max(1, mean)) : 1));
-  if (weights.every((w) => w === 1)) return even;
+  const quiet = activities.filter((facts) => facts <= busyFrom);
+  if (quiet.length === n) return even;
+  // A busy child's rate against the quiet ones' (at least one fact): the mean of all would count
+  // the busy child's own facts, and one child with all the facts would only ever weigh √n.
+  const quietMean = Math.max(1, quiet.reduce((sum, facts) => sum + facts, 0) / Math.max(1, quiet.length));
+  const weights = activities.map((facts) => (facts > busyFrom ? Math.sqrt(facts / quietMean) : 1));
   const slowest = QUIET_CHILD_SLOWEST * evenStretch;
   const stretchesFor = (scale: number) => weights.map((w) => Math.min(slowest, Math.max(1, scale / w)));
   const pollsFor = (scale: number) => stretchesFor(scale).reduce((sum, s) => sum + 1 / s, 0);

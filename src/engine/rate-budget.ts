@@ -1,5 +1,5 @@
 import { sleep } from "./sleep.js";
-import type { RequestHistory, RequestRecord } from "./storage.js";
+import type { RequestHistory, RequestRecord, TokenShare } from "./storage.js";
 
 export interface RateBudgetOptions {
   /** What the API allows a token per minute. */
@@ -15,6 +15,14 @@ export interface RateBudgetOptions {
 
 /** The least the budget lowers itself to after 429s: the bridge must still read something. */
 const MIN_ALLOWANCE = 4;
+/**
+ * What the bridge leaves the other client beyond what fitted at the 429, as it keeps 2 below the
+ * API's own limit: the other's minute is not exact either. Home Assistant's `rest` scans send
+ * their 20 requests within 0.4 s every 60 s, and at the window's edge 21 or 22 of them fall within
+ * one 60 s; a bridge that kept to the 10 that had fitted got 3 of them refused in four minutes
+ * (bench dump, 2026-11-24).
+ */
+const OTHER_CLIENT_MARGIN = 2;
 /** Once SHARE_HOLDS_MS have passed without a 429, the allowance grows one request this often. */
 const INCREASE_EVERY_MS = 2 * 60_000;
 /**
@@ -62,10 +70,8 @@ export class RateBudget {
   #pausedUntil = 0;
   #rateLimitedCount = 0;
   #lastSentAt = 0;
-  /** What the bridge allows itself per window now: below perWindow while the token is shared. */
-  #allowance: number;
-  #lastCutAt = 0;
-  #lastIncreaseAt = 0;
+  /** What the last 429 showed the token leaves the bridge; none while it has the token alone. */
+  #share: TokenShare | undefined;
   /** The next pacing gap, as a fraction of window ÷ allowance (drawn once per request). */
   #gapFactor = 1;
   /** 429s in a row, each within a window of the one before. */
@@ -77,7 +83,6 @@ export class RateBudget {
     this.windowMs = options.windowMs ?? 60_000;
     this.#history = options.history;
     this.#random = options.random ?? Math.random;
-    this.#allowance = this.perWindow;
     if (this.#history) {
       const loaded = this.#history.load();
       const now = Date.now();
@@ -90,6 +95,8 @@ export class RateBudget {
         this.#lastSentAt = Math.max(this.#lastSentAt, request.sentAt);
       }
       this.#pausedUntil = loaded.pausedUntil;
+      // A restarted bridge keeps to the share: the other client is still there.
+      this.#share = loaded.share;
       this.#forget(now);
     }
   }
@@ -123,17 +130,12 @@ export class RateBudget {
 
   /** Requests per window the budget allows itself now (perWindow unless 429s have lowered it). */
   allowance(now: number = Date.now()): number {
-    // Additive increase, once the share the last 429 showed has held long enough: a calm spell
-    // gives back one request at a time.
-    if (
-      this.#allowance < this.perWindow &&
-      now - this.#lastCutAt >= SHARE_HOLDS_MS &&
-      now - this.#lastIncreaseAt >= INCREASE_EVERY_MS
-    ) {
-      this.#allowance = Math.min(this.perWindow, this.#allowance + 1);
-      this.#lastIncreaseAt = now;
-    }
-    return Math.floor(this.#allowance);
+    if (!this.#share) return this.perWindow;
+    const held = now - this.#share.at;
+    if (held < SHARE_HOLDS_MS) return this.#share.allowance;
+    // Additive increase once the share has held: one request more at once, then every INCREASE_EVERY_MS.
+    const increases = 1 + Math.floor((held - SHARE_HOLDS_MS) / INCREASE_EVERY_MS);
+    return Math.min(this.perWindow, this.#share.allowance + increases);
   }
 
   /** How long until a request may leave; 0 when it may leave now. */
@@ -166,20 +168,24 @@ export class RateBudget {
 
   /**
    * After a 429, another client uses the token too. What the API allows was full with what the
-   * bridge sent in the window: the bridge allows itself one less from now on (never below a
-   * floor), the share the token leaves it, and from then on spreads its requests over the window
-   * (PACING_JITTER). Once that share has held for SHARE_HOLDS_MS, it grows back by one request
-   * every two calm minutes. Nothing leaves until the API's delay, or, when it gave
-   * none, a short pause that doubles with each 429 in a row, jittered so that two clients never
-   * fall into step.
+   * bridge sent in the window: the bridge allows itself one less from now on, and
+   * OTHER_CLIENT_MARGIN less again (never below a floor), the share the token leaves it, and from
+   * then on spreads its requests over the window (PACING_JITTER). Once that share has held for
+   * SHARE_HOLDS_MS, it grows back by one request every two calm minutes. Nothing leaves until the
+   * API's delay, or, when it gave none, a short pause that doubles with each 429 in a row,
+   * jittered so that two clients never fall into step.
    */
   pauseAfterRateLimit(retryAfterMs: number | undefined, now: number = Date.now()): void {
     this.#rateLimitedCount++;
     this.#forget(now);
     const sent = this.#requests.filter((r) => r.sentAt > now - this.windowMs).length;
-    this.#allowance = Math.max(MIN_ALLOWANCE, Math.min(this.#allowance, sent - 1));
-    this.#streak = now - this.#lastCutAt < this.windowMs ? this.#streak + 1 : 1;
-    this.#lastCutAt = now;
+    const previous = this.#share?.at ?? Number.NEGATIVE_INFINITY;
+    this.#streak = now - previous < this.windowMs ? this.#streak + 1 : 1;
+    this.#share = {
+      allowance: Math.max(MIN_ALLOWANCE, Math.min(this.allowance(now), sent - 1 - OTHER_CLIENT_MARGIN)),
+      at: now,
+    };
+    this.#history?.shared(this.#share);
     const base = Math.min(this.windowMs, FIRST_PAUSE_MS * 2 ** (this.#streak - 1));
     const pause = retryAfterMs ?? base * (0.5 + this.#random() * 0.5);
     this.#pausedUntil = Math.max(this.#pausedUntil, now + pause);

@@ -40,11 +40,23 @@ export interface RequestRecord {
   settledAt?: number;
 }
 
-/** The requests of the current rate window and any pause, kept across restarts of the bridge. */
+/** What the last 429 showed another client leaves the bridge of the token. */
+export interface TokenShare {
+  /** Requests per window. */
+  allowance: number;
+  /** When the 429 came (epoch ms). */
+  at: number;
+}
+
+/**
+ * The requests of the current rate window, any pause and the token's share, kept across restarts
+ * of the bridge.
+ */
 export interface RequestHistory {
-  load(): { requests: RequestRecord[]; pausedUntil: number };
+  load(): { requests: RequestRecord[]; pausedUntil: number; share?: TokenShare };
   sent(sentAt: number): void;
   settled(sentAt: number, settledAt: number): void;
   /** Nothing may leave before `until` (after a 429). */
   paused(until: number): void;
+  shared(share: TokenShare): void;
 }

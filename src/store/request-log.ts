@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import type { RequestHistory, RequestRecord } from "../engine/storage.js";
+import type { RequestHistory, RequestRecord, TokenShare } from "../engine/storage.js";
 import { AppendLog } from "./append-log.js";
 
 export interface RequestLogOptions {
@@ -16,8 +16,10 @@ const REWRITE_AFTER = 200;
 /**
  * The API requests of the last minutes and any 429 pause, so that a bridge restarted several
  * times within a minute (a crash loop) still counts what it already sent: the API's limit is per
- * token, not per process. Lines: `s<sentAt>`, `e<sentAt> <settledAt>`, `p<until>` (epoch ms).
- * Written like the delivered-events log: one synchronous append each, safe against a kill.
+ * token, not per process. And the share of the token the last 429 showed, so that a restarted
+ * bridge does not take the other client's requests again. Lines: `s<sentAt>`,
+ * `e<sentAt> <settledAt>`, `p<until>`, `a<at> <allowance>` (epoch ms). Written like the
+ * delivered-events log: one synchronous append each, safe against a kill.
  */
 export class RequestLog implements RequestHistory {
   readonly #log: AppendLog;
@@ -25,6 +27,7 @@ export class RequestLog implements RequestHistory {
   readonly #now: () => number;
   readonly #requests = new Map<number, RequestRecord>();
   #pausedUntil = 0;
+  #share: TokenShare | undefined;
 
   private constructor(log: AppendLog, options: RequestLogOptions) {
     this.#log = log;
@@ -41,8 +44,11 @@ export class RequestLog implements RequestHistory {
     return history;
   }
 
-  load(): { requests: RequestRecord[]; pausedUntil: number } {
-    return { requests: [...this.#requests.values()].map((r) => ({ ...r })), pausedUntil: this.#pausedUntil };
+  load(): { requests: RequestRecord[]; pausedUntil: number; share?: TokenShare } {
+    const requests = [...this.#requests.values()].map((r) => ({ ...r }));
+    return this.#share
+      ? { requests, pausedUntil: this.#pausedUntil, share: { ...this.#share } }
+      : { requests, pausedUntil: this.#pausedUntil };
   }
 
   sent(sentAt: number): void {
@@ -58,6 +64,11 @@ export class RequestLog implements RequestHistory {
   paused(until: number): void {
     this.#append(`p${until}`);
     this.#pausedUntil = Math.max(this.#pausedUntil, until);
+  }
+
+  shared(share: TokenShare): void {
+    this.#append(`a${share.at} ${share.allowance}`);
+    this.#share = { ...share };
   }
 
   close(): void {
@@ -77,13 +88,16 @@ export class RequestLog implements RequestHistory {
   }
 
   #replay(line: string): void {
-    const match = /^([sep])(\d+)(?: (\d+))?$/.exec(line);
+    const match = /^([sepa])(\d+)(?: (\d+))?$/.exec(line);
     if (!match) return;
     const first = Number(match[2]);
     if (match[1] === "s") this.#requests.set(first, { sentAt: first });
     else if (match[1] === "e" && match[3] !== undefined)
       this.#requests.set(first, { sentAt: first, settledAt: Number(match[3]) });
     else if (match[1] === "p") this.#pausedUntil = Math.max(this.#pausedUntil, first);
+    // The last share written is the one that holds.
+    else if (match[1] === "a" && match[3] !== undefined)
+      this.#share = { at: first, allowance: Number(match[3]) };
   }
 
   #rewrite(): void {
@@ -92,6 +106,8 @@ export class RequestLog implements RequestHistory {
       r.settledAt === undefined ? `s${r.sentAt}` : `e${r.sentAt} ${r.settledAt}`,
     );
     if (this.#pausedUntil > this.#now()) lines.push(`p${this.#pausedUntil}`);
+    // One line, kept while the bridge runs on this data directory: the budget knows when it expires.
+    if (this.#share) lines.push(`a${this.#share.at} ${this.#share.allowance}`);
     this.#log.rewrite(lines);
   }
 }

@@ -26,6 +26,25 @@ describe("RequestLog", () => {
     again.close();
   });
 
+  it("keeps the token's share the last 429 showed, across a reopen and a rewrite", async () => {
+    const dir = await dataDir();
+    let now = 1_000_000;
+    const log = RequestLog.open({ dataDir: dir, keepMs: 120_000, now: () => now });
+    expect(log.load().share).toBeUndefined();
+    log.shared({ allowance: 12, at: now });
+    now += 5_000;
+    log.shared({ allowance: 10, at: now });
+    // Enough requests after it for the file to be rewritten, long after the requests' horizon.
+    for (let i = 0; i < 500; i++) {
+      now += 2_000;
+      log.sent(now);
+    }
+    log.close();
+    const again = RequestLog.open({ dataDir: dir, keepMs: 120_000, now: () => now });
+    expect(again.load().share).toEqual({ allowance: 10, at: 1_005_000 });
+    again.close();
+  });
+
   it("drops what no longer matters and stays small", async () => {
     const dir = await dataDir();
     let now = 0;

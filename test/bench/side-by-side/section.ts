@@ -77,8 +77,8 @@ export function sideBySideTable(params: SideBySideParams, observations: readonly
       "Requests are told apart by User-Agent (Home Assistant's HTTP client names itself; the bridge sends " +
         "none). Both share the token's 30 a minute; the bridge budgets 28 for itself and cannot see the " +
         "other client, so when the two together ask for more than 30, the API answers 429 to whichever comes " +
-        "second, in both columns. After a 429 the bridge allows itself one request less than it had sent in " +
-        "the window (never below 4), sends nothing for a short pause (5 s, doubled with each 429 in a row, " +
+        "second, in both columns. After a 429 the bridge allows itself what had fitted in the window, less " +
+        "two for the other client (never below 4), sends nothing for a short pause (5 s, doubled with each 429 in a row, " +
         "jittered), then spreads its requests over the minute; it grows back one request every two minutes " +
         "once half an hour has passed without a 429. When the budget is short, a child whose recent facts " +
         "stand out beyond chance (Léa here) has its journal read more often than the others.",
