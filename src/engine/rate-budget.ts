@@ -27,11 +27,11 @@ const OTHER_CLIENT_MARGIN = 2;
 const INCREASE_EVERY_MS = 2 * 60_000;
 /**
  * How long the share the token left at the last 429 holds: the allowance grows past it only after
- * this long without a 429. The other client's refusals are not the bridge's
- * to see: side by side with `rest` sensors, whose 20 requests come in one burst a minute, a bridge
- * that spread its requests evenly and grew one request every two calm minutes took the last of
- * those 20: ten 429s for `rest` in four minutes, none for the bridge (bench dump, 2026-11-24). So the bridge takes no
- * more than what fitted until the other client has had time to go; then one request more at a
+ * this long without a 429. The other client's refusals are not the bridge's to see: side by side
+ * with `rest` sensors, whose 20 requests come in one burst a minute, a bridge that spread its
+ * requests evenly and grew one request every two calm minutes took the last of those 20: ten 429s
+ * for `rest` in four minutes, none for the bridge (bench dump, 2026-11-24). So the bridge takes no
+ * more than its share until the other client has had time to go; then one request more at a
  * time, each a probe that a refusal ends.
  */
 export const SHARE_HOLDS_MS = 30 * 60_000;
@@ -40,8 +40,8 @@ export const SHARE_HOLDS_MS = 30 * 60_000;
  * ±this fraction. Spread, so that a window never holds a burst (the slots a burst takes free
  * together one window later, and the burst repeats, every minute: a busy child's journal, however
  * often due, was read once a minute). Jittered, so that the bridge's count in a window rises and
- * falls: when a probe takes more than the other client leaves, the refusal then falls on the
- * bridge's own request as often as on the other client's, and the bridge hears of it.
+ * falls: when a probe takes more than the other client leaves, the refusal can then fall on one of
+ * the bridge's own requests, not always on the other client's burst, and the bridge hears of it.
  */
 export const PACING_JITTER = 0.25;
 /** The first pause after a 429 without Retry-After; doubled for each 429 in a row, up to the window. */
