@@ -16,12 +16,12 @@ export interface Schedule {
 
 /**
  * The job to run next. First the jobs that are rare, free or known stale: the children's list,
- * the status, and a today read pulled forward by a new fact (stale since that fact). Then the routine polls already
- * due, by how late each is counted in its own interval: once the budget is full they all fall
- * behind, and a child whose journal is read every 30 s (a busy one, journal-share.ts) then waits
- * as many of its intervals as a quiet one read every 90 s waits of its, so each keeps its share
- * rather than all taking turns alike. When none is due, the earliest to come (the loop sleeps
- * until then). With a revoked token, only its check.
+ * the status, and a today read pulled forward by a new fact (stale since that fact). Then the
+ * routine polls already due, by how late each is counted in its own interval: once the budget is
+ * full they all fall behind, and a child whose journal is read every 30 s (a busy one,
+ * journal-share.ts) then waits as many of its intervals as a quiet one read every 90 s waits of
+ * its, so each keeps its share rather than all taking turns alike. When none is due, the earliest
+ * to come (the loop sleeps until then). With a revoked token, only its check.
  */
 export function nextJob(schedule: Schedule, now: number): Job {
   if (schedule.tokenInvalid) return { kind: "token_check", due: schedule.tokenCheckDue };
