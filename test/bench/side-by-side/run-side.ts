@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { ApiSimulator, type ServedRequest } from "../../../src/simulator/index.js";
+import { Rng } from "../../../src/simulator/random.js";
 import {
   type HomeAssistantInstance,
   OLDEST_HOME_ASSISTANT_VERSION,
@@ -88,7 +89,7 @@ export async function runSideBySide(params: SideBySideParams, run: SideBySideRun
     log(
       `${run.children} children: window of ${run.windowMs / 1000} s, a fact every ${params.factEveryMs / 1000} s`,
     );
-    const produced = await produceFacts(sim, household, start, run.windowMs, params.factEveryMs);
+    const produced = await produceFacts(sim, household, start, run.windowMs, params);
     const end = start + run.windowMs;
     await sleep(Math.max(0, end - Date.now()) + params.drainMs);
 
@@ -131,11 +132,14 @@ async function produceFacts(
   household: SideHousehold,
   start: number,
   windowMs: number,
-  everyMs: number,
+  { factEveryMs, factGapSpread }: SideBySideParams,
 ): Promise<SideObservation["produced"]> {
   const produced: SideObservation["produced"] = [];
   const lea = household.ordinary.id;
-  for (let at = start + everyMs / 2; at < start + windowMs; at += everyMs) {
+  // Seeded: every run produces the same gaps; only their phase against rest's scan differs.
+  const gaps = Rng.of("side-by-side facts", windowMs);
+  const gap = () => factEveryMs * (1 + factGapSpread * (2 * gaps.next() - 1));
+  for (let at = start + gap() / 2; at < start + windowMs; at += gap()) {
     await sleep(Math.max(0, at - Date.now()));
     // An ad-hoc validation: one point more each time, so the today state changes with every fact.
     const event = sim.addEvent(lea, { type: "behavior_validated" });

@@ -15,7 +15,7 @@ export async function sideBySideSection(quick: boolean): Promise<Section> {
 }
 
 export function sideBySideTable(params: SideBySideParams, observations: readonly SideObservation[]): Section {
-  const { factEveryMs, restScanSeconds, drainMs } = params;
+  const { factEveryMs, factGapSpread, restScanSeconds, drainMs } = params;
   const columns: Array<{ o: SideObservation; client: Client; m: ClientMetrics }> = observations.flatMap((o) =>
     (["bridge", "rest"] as const).map((client) => ({ o, client, m: measureClient(o, client) })),
   );
@@ -43,8 +43,10 @@ export function sideBySideTable(params: SideBySideParams, observations: readonly
       `${SIDE_BY_SIDE_HOME_ASSISTANT}, both on ` +
       "the one household token. An automation per client writes every fact it is triggered with into a file " +
       "notifier: the bridge's on `reward_facts_event`, the user's on a state change of a last-event sensor. " +
-      `During the window the simulator records one fact for Léa every ${factEveryMs / 1000} s (an ad-hoc ` +
-      `validation: one point more each time); the counting goes on for ${drainMs / 1000} s after it.`,
+      `During the window the simulator records one fact for Léa every ${factEveryMs / 1000} s on average ` +
+      `(each gap drawn, seeded, within ±${num(factGapSpread * 100, 0)} %, so that the facts do not keep ` +
+      `one phase against rest's scan; an ad-hoc validation: one point more each time); the counting goes ` +
+      `on for ${drainMs / 1000} s after it.`,
     tables: [
       {
         columns: [
