@@ -50,20 +50,33 @@ describe("the scheduler", () => {
     expect(describeJob(nextJob(schedule([...busy, fresh]), NOW))).toBe("events:a");
   });
 
-  it("under a full budget, serves each routine poll by how many of its own intervals it is late", () => {
-    // A busy child's journal planned every 30 s, a quiet one's every 90 s: both are behind.
+  it("under a full budget, serves routine polls by lateness weighed by their share of the even plan", () => {
+    // The even plan reads each journal every 30 s (schedule()). A busy child's journal planned at
+    // that pace, a quiet one's at a third of it (a ninth of the facts): both are behind.
     const busy = track("busy", NOW - 15_000, NOW + 60_000);
     busy.eventsEveryMs = 30_000;
     const quiet = track("quiet", NOW - 30_000, NOW + 60_000);
     quiet.eventsEveryMs = 90_000;
-    // Half an interval late goes before a third of one, though the quiet one was due earlier.
-    expect(describeJob(nextJob(schedule([busy, quiet]), NOW))).toBe("events:busy");
-    // Until the quiet one is later, in its own intervals.
+    // 15 s late at a full share goes before 60 s at a third, though the quiet one was due earlier.
     quiet.eventsDue = NOW - 60_000;
+    expect(describeJob(nextJob(schedule([busy, quiet]), NOW))).toBe("events:busy");
+    // Until the quiet one is more than nine times as late.
+    quiet.eventsDue = NOW - 140_000;
     expect(describeJob(nextJob(schedule([busy, quiet]), NOW))).toBe("events:quiet");
-    // Not run yet: the planned intervals of the schedule count (today's 60 s here).
+    // Not run yet: a full share (today's 60 s here).
     const fresh = track("fresh", NOW + 60_000, NOW - 50_000);
     expect(describeJob(nextJob(schedule([busy, quiet, fresh]), NOW))).toBe("today:fresh");
+  });
+
+  it("on the even plan, runs the longest overdue first, a today read as well as a journal poll", () => {
+    // Twelve children alike: journals every 34 s, today reads every 101 s, all on the even plan.
+    const intervals = { eventsMs: 34_000, todayMs: 101_000 };
+    const a = track("a", NOW - 12_000, NOW + 50_000);
+    a.eventsEveryMs = intervals.eventsMs;
+    const b = track("b", NOW + 20_000, NOW - 20_000);
+    b.todayEveryMs = intervals.todayMs;
+    // The today read is later: it goes first, though fewer of its own intervals late.
+    expect(describeJob(nextJob(schedule([a, b], { intervals }), NOW))).toBe("today:b");
   });
 
   it("counts a busy child's journal out in proportion to its interval when every poll is behind", () => {
