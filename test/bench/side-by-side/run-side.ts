@@ -87,7 +87,7 @@ export async function runSideBySide(params: SideBySideParams, run: SideBySideRun
 
     const start = Date.now();
     log(
-      `${run.children} children: window of ${run.windowMs / 1000} s, a fact every ${params.factEveryMs / 1000} s`,
+      `${run.children} children: window of ${run.windowMs / 1000} s, a fact every ${params.factEveryMs / 1000} s on average`,
     );
     const produced = await produceFacts(sim, household, start, run.windowMs, params);
     const end = start + run.windowMs;
