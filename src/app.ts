@@ -8,12 +8,13 @@ import { FanOutSink } from "./engine/fan-out-sink.js";
 import { RateBudget } from "./engine/rate-budget.js";
 import type { Sink } from "./engine/sink.js";
 import { sleep } from "./engine/sleep.js";
-import { type BrokerAddress, homeAssistantSink } from "./ha/index.js";
+import { type BrokerAddress, homeAssistantSink, REDELIVERY_WINDOW_MS } from "./ha/index.js";
 import { Heartbeat } from "./health/heartbeat.js";
 import type { Logger } from "./log/logger.js";
 import { cursorStoreOn } from "./store/cursor-store.js";
 import { DeliveredLog } from "./store/delivered-log.js";
 import { openStore, type Store, StoreError } from "./store/index.js";
+import { RecentDeliveryLog } from "./store/recent-delivery-log.js";
 import { RequestLog } from "./store/request-log.js";
 
 const STORAGE_RETRY_MS = 5_000;
@@ -38,6 +39,8 @@ export class App {
   #store: Store | undefined;
   #delivered: DeliveredLog | undefined;
   #requests: RequestLog | undefined;
+  /** The facts sent to Home Assistant lately (only with Home Assistant). */
+  #recentDeliveries: RecentDeliveryLog | undefined;
   #client: RewardFactsClient | undefined;
   #sink: Sink | undefined;
   #engine: Engine | undefined;
@@ -147,6 +150,7 @@ export class App {
           entityPrefix: this.#config.entityPrefix,
           removeOnStop: this.#config.removeOnStop,
           dashboard: this.#config.options.dashboard,
+          recentDeliveries: this.#recentDeliveries,
         }),
       );
     }
@@ -174,6 +178,12 @@ export class App {
         this.#store ??= await openStore({ dataDir, logger: this.#logger });
         this.#delivered ??= DeliveredLog.open({ dataDir, logger: this.#logger });
         this.#requests ??= RequestLog.open({ dataDir, keepMs: REQUEST_HISTORY_MS });
+        if (this.#config.homeAssistant)
+          this.#recentDeliveries ??= RecentDeliveryLog.open({
+            dataDir,
+            keepMs: REDELIVERY_WINDOW_MS,
+            logger: this.#logger,
+          });
         if (reported) this.#logger.info({ dataDir }, "the data directory works now");
         return;
       } catch (error) {
@@ -212,6 +222,8 @@ export class App {
     await step("the API request log", () => this.#requests?.close());
     await step("telling Home Assistant", () => this.#engine?.publishStopped());
     await step("the publisher", () => this.#sink?.close());
+    // After the publisher: until it is closed, a reconnection may still send facts again.
+    await step("the recent-deliveries log", () => this.#recentDeliveries?.close());
     await step("the API client", () => this.#client?.close());
     if (failures.length > 0) throw failures[0];
   }

@@ -27,7 +27,7 @@ import {
 } from "./errors.js";
 import { eventData } from "./event-data.js";
 import { brokerNotice, type PersistentNotice, tokenNotice } from "./notifications.js";
-import { RecentDeliveries } from "./recent-deliveries.js";
+import { REDELIVERY_WINDOW_MS, RecentDeliveries, type RecentDeliveryHistory } from "./recent-deliveries.js";
 import { RestEntities } from "./rest/rest-entities.js";
 import { slugsFor } from "./slugs.js";
 import { StateWriter } from "./state-writer.js";
@@ -48,6 +48,8 @@ export interface HaSinkOptions {
   removeOnStop?: boolean;
   /** Make and keep the Rewards dashboard (the `dashboard` option). */
   dashboard?: boolean;
+  /** Where the facts sent lately are kept across restarts of the bridge; in memory without. */
+  recentDeliveries?: RecentDeliveryHistory | undefined;
 }
 
 /** Failed writes within this window make the status `ha_degraded`. */
@@ -80,12 +82,13 @@ export class HaSink implements Sink {
   #status: EngineStatus | undefined;
   #lastWriteFailure = 0;
   /** Facts answered lately: a crash of Home Assistant may have taken what they set off. */
-  readonly #recent = new RecentDeliveries();
+  readonly #recent: RecentDeliveries;
 
   constructor(options: HaSinkOptions) {
     this.#logger = options.logger;
     this.#names = options.names ?? contractNames;
     this.#removeOnStop = options.removeOnStop ?? false;
+    this.#recent = new RecentDeliveries(REDELIVERY_WINDOW_MS, options.recentDeliveries);
     this.#states = new StateWriter({
       url: options.url,
       token: options.token,

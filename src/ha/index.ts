@@ -6,10 +6,12 @@ import { BRIDGE_VERSION } from "../version.js";
 import { EntityNames } from "./entity-names.js";
 import { HaSink } from "./ha-sink.js";
 import type { BrokerAddress } from "./mqtt/mqtt-link.js";
+import type { RecentDeliveryHistory } from "./recent-deliveries.js";
 
 export { EVENT_TYPE } from "./event-data.js";
 export type { BrokerAddress } from "./mqtt/mqtt-link.js";
 export { BROKER_NOTIFICATION_ID, TOKEN_NOTIFICATION_ID } from "./notifications.js";
+export { REDELIVERY_WINDOW_MS, type RecentDeliveryHistory } from "./recent-deliveries.js";
 
 export interface HomeAssistantTargetOptions {
   url: string;
@@ -25,6 +27,8 @@ export interface HomeAssistantTargetOptions {
   removeOnStop?: boolean | undefined;
   /** Make and keep the Rewards dashboard. */
   dashboard: boolean;
+  /** Where the facts sent lately are kept across restarts (the data directory); in memory without. */
+  recentDeliveries?: RecentDeliveryHistory | undefined;
 }
 
 /**

@@ -13,7 +13,10 @@ import type { ChildRef, FactDelivery } from "../engine/sink.js";
  * the drop took (a stop that ends the link while the fact's script has just run). The record is
  * then not behind at all, and nothing answered before it is owed.
  *
- * Kept in memory: a bridge that dies together with Home Assistant forgets them (README, Delivery).
+ * Kept in the data directory too (RecentDeliveryHistory): a bridge that died together with Home
+ * Assistant (both SIGKILLed, the host's OOM killer) starts with them in doubt since its last note,
+ * and the same check of the records then tells what Home Assistant lost. A bridge restarted alone
+ * finds each record naming its last fact sent, and sends nothing again.
  */
 
 /** How long before the link dropped an answered fact may still have set nothing off. */
@@ -30,27 +33,51 @@ export interface RecentDelivery {
   answeredAt: number | undefined;
 }
 
+/**
+ * Where the facts sent lately are noted across restarts of the bridge, each note safe from a kill
+ * once made. `load` gives them in the order they were first sent.
+ */
+export interface RecentDeliveryHistory {
+  load(): RecentDelivery[];
+  sent(entry: RecentDelivery): void;
+  answered(childId: string, eventId: string, at: number): void;
+}
+
 /** The facts sent to Home Assistant lately, per child, in the order they were first sent. */
 export class RecentDeliveries {
   readonly #windowMs: number;
+  readonly #history: RecentDeliveryHistory | undefined;
   readonly #byChild = new Map<string, RecentDelivery[]>();
   /** The earliest drop of the link not yet followed by a check of the records. */
   #droppedAt: number | undefined;
 
-  constructor(windowMs = REDELIVERY_WINDOW_MS) {
+  constructor(windowMs = REDELIVERY_WINDOW_MS, history?: RecentDeliveryHistory) {
     this.#windowMs = windowMs;
+    this.#history = history;
+    let lastNote = Number.NEGATIVE_INFINITY;
+    for (const entry of history?.load() ?? []) {
+      const entries = this.#byChild.get(entry.child.id) ?? [];
+      entries.push({ ...entry });
+      this.#byChild.set(entry.child.id, entries);
+      lastNote = Math.max(lastNote, entry.answeredAt ?? entry.sentAt);
+    }
+    // The previous run's link ended, at the latest, with it: its last note is as late as the
+    // drop's window can reach back from. A later drop only owes what an earlier one does.
+    if (Number.isFinite(lastNote)) this.#droppedAt = lastNote;
   }
 
   /** `delivery` is about to be sent (again, when it was a redelivery: it keeps its place). */
   sent(child: ChildRef, delivery: FactDelivery, at = Date.now()): void {
     const entry = this.#entry(child, delivery, at);
     entry.sentAt = at;
+    this.#history?.sent(entry);
   }
 
   /** Home Assistant answered `delivery`. */
   answered(child: ChildRef, delivery: FactDelivery, at = Date.now()): void {
     const entry = this.#entry(child, delivery, at);
     entry.answeredAt = at;
+    this.#history?.answered(child.id, delivery.event.id, at);
   }
 
   /** The link dropped; the earliest drop not yet settled is kept. */

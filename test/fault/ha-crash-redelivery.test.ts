@@ -15,7 +15,8 @@ const version = testedHomeAssistantVersion();
 // Home Assistant answers a delivery once it has fired the event; a SIGKILL a moment later can
 // take what the event set off (a queued automation run) with it, and its delivery records come
 // back from its last save. The facts it answered shortly before it died go again, marked
-// `redelivered`; a clean restart (states saved) sends nothing again.
+// `redelivered`; a clean restart (states saved) sends nothing again. A bridge killed together with
+// Home Assistant finds those facts in its data directory when it starts again.
 
 let ha: HomeAssistantInstance;
 let sim: ApiSimulator;
@@ -98,5 +99,54 @@ describe(`Home Assistant ${version} killed just after it answered facts`, () => 
     });
     expect(bridge.text()).not.toContain(sim.tokens.household);
     expect(bridge.text()).not.toContain(ha.token);
+  }, 300_000);
+
+  it("after Home Assistant and the bridge were killed together, the next bridge sends those facts again, marked", async () => {
+    await bridge?.kill();
+    const child = sim.addChild("Zoé", { planned: false });
+    const env = {
+      REWARD_FACTS_API_TOKEN: sim.tokens.household,
+      REWARD_FACTS_API_BASE_URL: sim.url,
+      REWARD_FACTS_EVENTS_INTERVAL_SECONDS: "10",
+      REWARD_FACTS_CHILDREN: child.id,
+      REWARD_FACTS_DATA_DIR: join(await mkdtemp(join(tmpdir(), "rf-both-crash-")), "data"),
+      HA_URL: ha.url,
+      HA_TOKEN: ha.token,
+    };
+    bridge = new BridgeProcess(env).start();
+    const old = sim.addEvent(child.id, { type: "cheer_sent", cheer: "bravo" });
+    await waitLogged(old.id);
+    await sleep(REDELIVERY_WINDOW_MS + 2_000);
+    const recent = [
+      sim.addEvent(child.id, { type: "cheer_sent", cheer: "super" }),
+      sim.addEvent(child.id, { type: "behavior_validated", behaviorId: "b1", label: "Make the bed" }),
+    ];
+    await waitLogged((recent[1] as (typeof recent)[number]).id);
+    // The host's OOM killer, say: neither says goodbye, and only the data directory remembers.
+    await Promise.all([bridge.kill(), ha.kill()]);
+    await ha.restart();
+    const first = bridge;
+    bridge = new BridgeProcess(env).start();
+    for (const fact of recent) await waitLogged(fact.id, 2);
+    expect(await arrivals([old.id, ...recent.map((fact) => fact.id)])).toEqual({
+      [old.id]: [false],
+      ...Object.fromEntries(recent.map((fact) => [fact.id, [false, true]])),
+    });
+    expect(first.text()).not.toContain("Home Assistant restarted without the last facts it had answered");
+    expect(bridge.text()).toContain("Home Assistant restarted without the last facts it had answered");
+
+    // The bridge alone killed, Home Assistant kept everything: nothing goes again.
+    const beforeKill = sim.addEvent(child.id, { type: "cheer_sent", cheer: "seen" });
+    await waitLogged(beforeKill.id);
+    await bridge.kill();
+    bridge = new BridgeProcess(env).start();
+    const after = sim.addEvent(child.id, { type: "cheer_sent", cheer: "bravo" });
+    await waitLogged(after.id);
+    await sleep(22_000);
+    expect(await arrivals([beforeKill.id, after.id])).toEqual({
+      [beforeKill.id]: [false],
+      [after.id]: [false],
+    });
+    expect(bridge.text()).not.toContain("Home Assistant restarted without the last facts it had answered");
   }, 300_000);
 });

@@ -1,0 +1,165 @@
+import { join } from "node:path";
+import type { RecentDelivery, RecentDeliveryHistory } from "../ha/recent-deliveries.js";
+import type { Logger } from "../log/logger.js";
+import { AppendLog } from "./append-log.js";
+import { StoreError, StoreOpenError } from "./errors.js";
+
+export interface RecentDeliveryLogOptions {
+  dataDir: string;
+  /** How far before its latest note a fact still matters (the redelivery window). */
+  keepMs: number;
+  logger: Logger;
+}
+
+export const RECENT_DELIVERY_LOG_FILE = "recent-deliveries.log";
+/** Rewrite the file (keeping only what still matters) after this many appended lines. */
+const REWRITE_AFTER = 500;
+/** At most this many facts kept per child, as in memory (a catch-up can send hundreds a second). */
+const PER_CHILD_LIMIT = 1_000;
+
+/**
+ * The facts sent to Home Assistant lately, with what each said, so that a bridge that died together
+ * with Home Assistant can send again what Home Assistant lost (recent-deliveries.ts). One JSON line
+ * per change, appended like the delivered-events log (safe against a kill): `{"sent":…}` with the
+ * child and the fact, `{"answered":…}` with their ids. Rewritten with only what falls within the
+ * window before the latest note, measured from the notes and not from now: a bridge that comes back
+ * after an hour still finds the last moments of the run before.
+ */
+export class RecentDeliveryLog implements RecentDeliveryHistory {
+  readonly #log: AppendLog;
+  readonly #keepMs: number;
+  /** Keyed by child and fact; a Map keeps the order the facts were first sent in. */
+  readonly #entries = new Map<string, RecentDelivery>();
+
+  private constructor(log: AppendLog, keepMs: number) {
+    this.#log = log;
+    this.#keepMs = keepMs;
+  }
+
+  /** Opens (or creates) the log in `dataDir`; StoreOpenError when the directory refuses. */
+  static open(options: RecentDeliveryLogOptions): RecentDeliveryLog {
+    const opened = AppendLog.open(join(options.dataDir, RECENT_DELIVERY_LOG_FILE), "recent-deliveries log");
+    const history = new RecentDeliveryLog(opened.log, options.keepMs);
+    const unreadable = opened.lines.filter((line) => !history.#replay(line)).length + opened.torn;
+    if (unreadable > 0) {
+      // A torn last line (a power cut): that fact is simply not sent again if Home Assistant lost it.
+      options.logger.warn(
+        { path: opened.log.path, unreadable },
+        "skipped unreadable lines of the recent-deliveries log",
+      );
+    }
+    try {
+      history.#rewrite();
+    } catch (error) {
+      opened.log.close();
+      const code = error instanceof StoreError ? error.code : undefined;
+      throw new StoreOpenError("the recent-deliveries log cannot be written", opened.log.path, code, {
+        cause: error,
+      });
+    }
+    return history;
+  }
+
+  load(): RecentDelivery[] {
+    return [...this.#entries.values()].map((entry) => ({ ...entry }));
+  }
+
+  sent(entry: RecentDelivery): void {
+    const { child, delivery, sentAt } = entry;
+    this.#append(JSON.stringify({ sent: { child, delivery, sentAt } }));
+    this.#noteSent(entry);
+  }
+
+  answered(childId: string, eventId: string, at: number): void {
+    this.#append(JSON.stringify({ answered: { childId, eventId, at } }));
+    this.#noteAnswered(childId, eventId, at);
+  }
+
+  close(): void {
+    this.#log.close();
+  }
+
+  #append(line: string): void {
+    if (this.#log.appended >= REWRITE_AFTER) this.#rewrite();
+    this.#log.append(line);
+  }
+
+  #noteSent(entry: RecentDelivery): void {
+    const key = keyOf(entry.child.id, entry.delivery.event.id);
+    const known = this.#entries.get(key);
+    // Sent again (a redelivery): it keeps its place and its answer.
+    this.#entries.set(key, { ...entry, answeredAt: known?.answeredAt ?? entry.answeredAt });
+  }
+
+  #noteAnswered(childId: string, eventId: string, at: number): void {
+    const known = this.#entries.get(keyOf(childId, eventId));
+    // Never noted as sent, nothing to send again from: only a torn line leaves that.
+    if (known) known.answeredAt = at;
+  }
+
+  /** Applies one line of the file; false when it cannot be read. */
+  #replay(line: string): boolean {
+    try {
+      const note = JSON.parse(line) as {
+        sent?: { child?: RecentDelivery["child"]; delivery?: RecentDelivery["delivery"]; sentAt?: unknown };
+        answered?: { childId?: unknown; eventId?: unknown; at?: unknown };
+      };
+      const sent = note.sent;
+      if (sent?.child?.id && sent.delivery?.event?.id && typeof sent.sentAt === "number") {
+        this.#noteSent({
+          child: sent.child,
+          delivery: sent.delivery,
+          sentAt: sent.sentAt,
+          answeredAt: undefined,
+        });
+        return true;
+      }
+      const answered = note.answered;
+      if (
+        typeof answered?.childId === "string" &&
+        typeof answered.eventId === "string" &&
+        typeof answered.at === "number"
+      ) {
+        this.#noteAnswered(answered.childId, answered.eventId, answered.at);
+        return true;
+      }
+      return false;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Keeps, per child, its last fact and those noted within keepMs of the latest note, in order. */
+  #rewrite(): void {
+    const noted = (entry: RecentDelivery) => entry.answeredAt ?? entry.sentAt;
+    const entries = [...this.#entries.values()];
+    const latest = entries.reduce((max, entry) => Math.max(max, noted(entry)), Number.NEGATIVE_INFINITY);
+    const lastOf = new Map(entries.map((entry) => [entry.child.id, entry]));
+    const kept = entries.filter(
+      (entry) => entry === lastOf.get(entry.child.id) || noted(entry) >= latest - this.#keepMs,
+    );
+    const perChild = new Map<string, number>();
+    for (const entry of kept.reverse()) perChild.set(entry.child.id, (perChild.get(entry.child.id) ?? 0) + 1);
+    this.#entries.clear();
+    const lines: string[] = [];
+    const seen = new Map<string, number>();
+    for (const entry of kept.reverse()) {
+      const index = (seen.get(entry.child.id) ?? 0) + 1;
+      seen.set(entry.child.id, index);
+      // The newest PER_CHILD_LIMIT of each child.
+      if ((perChild.get(entry.child.id) ?? 0) - index >= PER_CHILD_LIMIT) continue;
+      this.#entries.set(keyOf(entry.child.id, entry.delivery.event.id), entry);
+      const { child, delivery, sentAt, answeredAt } = entry;
+      lines.push(JSON.stringify({ sent: { child, delivery, sentAt } }));
+      if (answeredAt !== undefined)
+        lines.push(
+          JSON.stringify({ answered: { childId: child.id, eventId: delivery.event.id, at: answeredAt } }),
+        );
+    }
+    this.#log.rewrite(lines);
+  }
+}
+
+function keyOf(childId: string, eventId: string): string {
+  return `${childId}\u0000${eventId}`;
+}
