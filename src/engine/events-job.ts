@@ -87,6 +87,12 @@ export async function pollEvents(
       await ctx.cursors.set(child.id, next);
       since = next;
       sinceIsStored = true;
+    } else if (!sinceIsStored) {
+      // No fact yet, and an empty page gives no cursor: the day's start this read began from is
+      // kept as the cursor. Taken afresh at every poll, it would move on at midnight, past a fact
+      // recorded in the seconds before it and not yet read, which no later poll would return.
+      await ctx.cursors.set(child.id, since);
+      sinceIsStored = true;
     }
     if (page.received < PAGE_SIZE || !moved) return outcome;
   }

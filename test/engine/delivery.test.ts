@@ -118,6 +118,27 @@ describe("every journal fact exactly once", () => {
     expect(rig.sink.events.map((e) => e.event.day)).toEqual(["2026-11-21", "2026-11-21", "2026-11-22"]);
   });
 
+  it("reads after midnight a fact recorded just before it, by a child with no fact until then", async () => {
+    // 23:58:10 in Paris; an empty journal gives no cursor, so the polls start from the day's start.
+    rig = await EngineRig.start({
+      start: "2026-11-24T22:58:10Z",
+      prepare: (sim) => ({ childrenFilter: [sim.children.ordinary.id] }),
+    });
+    const { ordinary } = rig.sim.children;
+    await rig.time.advance(MINUTE + 35_000);
+    // 23:59:45, after a poll; the next one comes after midnight.
+    const polled = eventsPolls(rig, ordinary.id).length;
+    const late = rig.sim.addEvent(ordinary.id, { type: "cheer_sent" });
+    await rig.time.advance(2 * MINUTE);
+    expect(eventsPolls(rig, ordinary.id).length).toBeGreaterThan(polled);
+    expect(rig.sink.eventIdsOf(ordinary.id)).toEqual([late.id]);
+    // Read from where the first poll started, not from the new day's start.
+    const afterMidnight = eventsPolls(rig, ordinary.id).filter(
+      (p) => p.at >= Date.parse("2026-11-24T23:00:00Z"),
+    );
+    expect(afterMidnight[0]?.since).toBe("2026-11-24T00:00:00+01:00");
+  });
+
   it("computes the day's start across daylight saving changes", () => {
     // Paris leaves summer time on 25 October 2026 at 03:00 (+02:00 → +01:00).
     expect(startOfLocalDay(Date.parse("2026-10-25T20:00:00Z"), "Europe/Paris")).toBe(
