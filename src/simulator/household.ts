@@ -12,8 +12,12 @@ export interface SimHousehold {
   revoked: boolean;
 }
 
-/** Full custody, or independent shared custody where this household has every other day. */
-export type Custody = { kind: "full" } | { kind: "alternating"; ownParity: 0 | 1 };
+/**
+ * Full custody; independent shared custody where this household has every other day; or, for a
+ * while, every day at the other household's (a CalmDay whatever the date: what a test that must
+ * not depend on the day's parity, nor on crossing midnight, wants).
+ */
+export type Custody = { kind: "full" } | { kind: "alternating"; ownParity: 0 | 1 } | { kind: "away" };
 
 export interface SimChild {
   readonly id: string;
@@ -136,7 +140,9 @@ export class Households {
   }
 }
 
-/** Whether a date belongs to the child's household (always, unless in alternating custody). */
+/** Whether a date belongs to the child's household: always in full custody, never while away. */
 export function isOwnDay(child: SimChild, date: LocalDate): boolean {
-  return child.custody.kind === "full" || dayNumber(date) % 2 === child.custody.ownParity;
+  const { custody } = child;
+  if (custody.kind === "away") return false;
+  return custody.kind === "full" || dayNumber(date) % 2 === custody.ownParity;
 }

@@ -53,6 +53,19 @@ describe("shared custody", () => {
     // The ordinary child of the same household has every day.
     expect(sim.isMyDay(sim.children.ordinary.id)).toBe(true);
   });
+
+  it("answers a CalmDay every day, midnight included, for a child away at the other household", async () => {
+    // 23:59:30 in Paris.
+    const clock = new ManualClock("2026-01-12T22:59:30Z");
+    const { sim, client } = await open({ clock, activity: {} });
+    const away = sim.addChild("Camille", { custody: { kind: "away" } }).id;
+    for (const step of [0, 60_000, 24 * 3_600_000, 24 * 3_600_000]) {
+      clock.advance(step);
+      const date = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Paris" }).format(clock.now());
+      expect(await client.getToday(away)).toStrictEqual({ date, isMyDay: false });
+    }
+    expect(sim.journal(away)).toEqual([]);
+  });
 });
 
 describe("a running session", () => {
