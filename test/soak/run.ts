@@ -16,10 +16,12 @@ import { eventLogConfig } from "../support/ha-event-log.js";
 import { type HomeAssistantInstance, startHomeAssistant } from "../support/home-assistant.js";
 import { type HaKillsOutcome, runBridgeKills, runHomeAssistantKills } from "../support/kill-scenario.js";
 
-const usage = `Usage: npm run soak -- [--rounds N] [--ha-kills N] [--ha-restarts N] [--no-load] [--help]
+const usage = `Usage: npm run soak -- [--rounds N] [--ha-kills N] [--ha-restarts N] [--both-kills N] [--no-load] [--help]
   --rounds N       rounds of 50 bridge SIGKILLs with 5,000 facts (default 5)
   --ha-kills N     SIGKILLs of Home Assistant during delivery, with 2,000 facts (default 10; 0 skips)
   --ha-restarts N  clean restarts of Home Assistant during delivery, with 2,000 facts (default 10; 0 skips)
+  --both-kills N   SIGKILLs of Home Assistant and the bridge together during delivery, with 2,000 facts
+                   (default 10; 0 skips)
   --no-load        without the two busy processes beside it`;
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
@@ -28,7 +30,7 @@ const FACTS = 5_000;
 const HA_FACTS = 2_000;
 
 function parse(argv: readonly string[]) {
-  const options = { rounds: 5, haKills: 10, haRestarts: 10, load: true, help: false };
+  const options = { rounds: 5, haKills: 10, haRestarts: 10, bothKills: 10, load: true, help: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const number = () => {
@@ -39,6 +41,7 @@ function parse(argv: readonly string[]) {
     if (arg === "--rounds") options.rounds = number();
     else if (arg === "--ha-kills") options.haKills = number();
     else if (arg === "--ha-restarts") options.haRestarts = number();
+    else if (arg === "--both-kills") options.bothKills = number();
     else if (arg === "--no-load") options.load = false;
     else if (arg === "--help" || arg === "-h") options.help = true;
     else throw new Error(`unknown argument ${arg}`);
@@ -153,6 +156,24 @@ async function main(argv: readonly string[]): Promise<number> {
         for (const id of seen.repeated) report(`  - repeated ${id}`);
         failed ||= seen.missing.length > 0 || seen.unmarkedRepeats.length > 0;
       }
+
+      if (options.bothKills > 0) {
+        // A new bridge after each kill, on the data directory of the one killed.
+        const outcome = await homeAssistantStops(ha, "kill-both", options.bothKills, {
+          sim: 7_300,
+          moments: 20261126,
+        });
+        report(
+          `**Home Assistant and the bridge SIGKILLed together ${options.bothKills} times ` +
+            `(${outcome.killedWhileDelivering} during delivery), ${outcome.journal.length} facts: lost ` +
+            `${outcome.missing.length}, repeated ${outcome.repeated.length}, of which unmarked ` +
+            `${outcome.unmarkedRepeats.length}** (arrivals marked redelivered: ${outcome.markedRedelivered}; ` +
+            `${seconds(outcome.ms)})`,
+        );
+        for (const id of outcome.missing) report(`  - lost ${id}`);
+        for (const id of outcome.unmarkedRepeats) report(`  - repeated without the mark ${id}`);
+        failed ||= outcome.missing.length > 0 || outcome.unmarkedRepeats.length > 0;
+      }
     } finally {
       await ha.stop();
     }
@@ -169,7 +190,12 @@ async function main(argv: readonly string[]): Promise<number> {
     ...lines,
   ].join("\n");
   // Only a full run stands for the project: a shorter one goes to a temporary file.
-  const full = options.rounds >= 5 && options.haKills >= 10 && options.haRestarts >= 10 && options.load;
+  const full =
+    options.rounds >= 5 &&
+    options.haKills >= 10 &&
+    options.haRestarts >= 10 &&
+    options.bothKills >= 10 &&
+    options.load;
   const out = full ? join(root, "test/soak/results.md") : join(tmpdir(), "reward-facts-soak.md");
   await writeFile(out, `# Soak results\n\n${block}\n`);
   if (full) await replaceReadmeBlock(join(root, "README.md"), block, "soak");
@@ -180,7 +206,7 @@ async function main(argv: readonly string[]): Promise<number> {
 /** Home Assistant stopped `times` times (`how`) while 2,000 facts flow into it, on a simulator of its own. */
 async function homeAssistantStops(
   ha: HomeAssistantInstance,
-  how: "kill" | "restart",
+  how: "kill" | "restart" | "kill-both",
   times: number,
   seeds: { sim: number; moments: number },
 ): Promise<HaKillsOutcome & { ms: number }> {

@@ -157,8 +157,12 @@ export interface HaKillsOptions {
   ha: HomeAssistantInstance;
   sim: ApiSimulator;
   kills: number;
-  /** `kill`: SIGKILL, then start again (a crash); `restart`: a clean stop (SIGTERM) and start. */
-  how?: "kill" | "restart";
+  /**
+   * `kill`: SIGKILL, then start again (a crash); `restart`: a clean stop (SIGTERM) and start;
+   * `kill-both`: Home Assistant and the bridge SIGKILLed together, then both started again (the
+   * bridge on the same data directory).
+   */
+  how?: "kill" | "restart" | "kill-both";
   facts: number;
   seed: number;
   /** Every reward_facts_event Home Assistant sends to a subscriber (re-subscribed after each restart). */
@@ -175,6 +179,7 @@ export interface HaKillsOutcome {
   /** Arrivals marked redelivered in all. */
   markedRedelivered: number;
   killedWhileDelivering: number;
+  /** The last bridge run (the only one, unless `kill-both`). */
   bridge: BridgeProcess;
   /**
    * The same as the event-log automation saw it: what users' automations get. A subscriber's copy
@@ -222,7 +227,8 @@ function arrivalsSeen(
 export async function runHomeAssistantKills(options: HaKillsOptions): Promise<HaKillsOutcome> {
   const { ha, sim, recorder } = options;
   const dataDir = join(await mkdtemp(join(tmpdir(), "rf-kill-core-")), "data");
-  const bridge = new BridgeProcess(bridgeEnv(ha, sim, dataDir)).start();
+  const env = bridgeEnv(ha, sim, dataDir);
+  let bridge = new BridgeProcess(env).start();
   const producer = produce(sim, options.facts);
   const random = seededRandom(options.seed);
   const arrivals = () => recorder.events.length;
@@ -237,11 +243,17 @@ export async function runHomeAssistantKills(options: HaKillsOptions): Promise<Ha
       await sleep(random() * 400);
       const during = arrivals();
       // A clean stop takes its time (the restart begins with it): what arrives meanwhile counts.
-      const stopping = options.how === "restart" ? ha.restart() : ha.kill();
+      const stopping =
+        options.how === "restart"
+          ? ha.restart()
+          : options.how === "kill-both"
+            ? Promise.all([ha.kill(), bridge.kill()])
+            : ha.kill();
       await sleep(50);
       if (arrivals() > before && during > before) killedWhileDelivering++;
       await stopping;
       if (options.how !== "restart") await ha.restart();
+      if (options.how === "kill-both") bridge = new BridgeProcess(env).start();
       options.onKill?.(i);
     }
   } finally {
