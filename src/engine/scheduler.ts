@@ -31,36 +31,37 @@ export interface Schedule {
 export function nextJob(schedule: Schedule, now: number): Job {
   if (schedule.tokenInvalid) return { kind: "token_check", due: schedule.tokenCheckDue };
   const { intervals } = schedule;
-  const shareOf = (everyMs: number | null, evenMs: number) =>
-    everyMs === null ? 1 : evenMs / Math.max(everyMs, 1);
-  const candidates: Array<{ job: Job; share: number }> = [
-    { job: { kind: "discovery", due: schedule.discoveryDue }, share: 1 },
-    { job: { kind: "status", due: schedule.statusDue }, share: 1 },
+  const candidates: Job[] = [
+    { kind: "discovery", due: schedule.discoveryDue },
+    { kind: "status", due: schedule.statusDue },
   ];
   for (const track of schedule.tracks) {
     if (track.suspended) continue;
     candidates.push(
-      {
-        job: { kind: "events", due: track.eventsDue, track },
-        share: shareOf(track.eventsEveryMs, intervals.eventsMs),
-      },
-      {
-        job: { kind: "today", due: track.todayDue, track },
-        share: shareOf(track.todayEveryMs, intervals.todayMs),
-      },
+      { kind: "events", due: track.eventsDue, track },
+      { kind: "today", due: track.todayDue, track },
     );
   }
+  // A routine poll's share of the even plan: the even interval over its own.
+  const shareOf = (job: Extract<Job, { track: Track }>) => {
+    const [everyMs, evenMs] =
+      job.kind === "events"
+        ? [job.track.eventsEveryMs, intervals.eventsMs]
+        : [job.track.todayEveryMs, intervals.todayMs];
+    return everyMs === null ? 1 : evenMs / Math.max(everyMs, 1);
+  };
   // Lowest first: [class, key]. Due and free or stale: by stale-since; due routine: by lateness
   // times share², the facts it keeps waiting; to come: by due time.
-  const rank = ({ job, share }: { job: Job; share: number }): [number, number] => {
+  const rank = (job: Job): [number, number] => {
     if (job.due > now) return [2, job.due];
-    if (job.kind === "status" || job.kind === "discovery") return [0, job.due];
+    if (!("track" in job)) return [0, job.due];
     if (job.kind === "today" && job.track.todayStaleSince !== null) {
       return [0, Math.min(job.track.todayStaleSince, job.due)];
     }
+    const share = shareOf(job);
     return [1, -(now - job.due) * share * share];
   };
-  let best = candidates[0] as (typeof candidates)[number];
+  let best = candidates[0] as Job;
   let bestKey = rank(best);
   for (const candidate of candidates) {
     const key = rank(candidate);
@@ -69,5 +70,5 @@ export function nextJob(schedule: Schedule, now: number): Job {
       bestKey = key;
     }
   }
-  return best.job;
+  return best;
 }
