@@ -35,6 +35,19 @@ afterAll(async () => {
   await sim?.stop();
 });
 
+/** A bridge following `childId` alone, on a data directory of its own. */
+async function bridgeEnv(childId: string): Promise<Record<string, string>> {
+  return {
+    REWARD_FACTS_API_TOKEN: sim.tokens.household,
+    REWARD_FACTS_API_BASE_URL: sim.url,
+    REWARD_FACTS_EVENTS_INTERVAL_SECONDS: "10",
+    REWARD_FACTS_CHILDREN: childId,
+    REWARD_FACTS_DATA_DIR: join(await mkdtemp(join(tmpdir(), "rf-ha-crash-")), "data"),
+    HA_URL: ha.url,
+    HA_TOKEN: ha.token,
+  };
+}
+
 /** Each logged arrival's `redelivered`, per fact id, in order. */
 async function arrivals(ids: readonly string[]): Promise<Record<string, unknown[]>> {
   const logged = await loggedEvents(ha);
@@ -53,15 +66,7 @@ async function waitLogged(id: string, times = 1): Promise<void> {
 describe(`Home Assistant ${version} killed just after it answered facts`, () => {
   it("gets the facts it answered in the last moments again, marked redelivered; after a clean restart, none", async () => {
     const child = sim.addChild("Lou", { planned: false });
-    bridge = new BridgeProcess({
-      REWARD_FACTS_API_TOKEN: sim.tokens.household,
-      REWARD_FACTS_API_BASE_URL: sim.url,
-      REWARD_FACTS_EVENTS_INTERVAL_SECONDS: "10",
-      REWARD_FACTS_CHILDREN: child.id,
-      REWARD_FACTS_DATA_DIR: join(await mkdtemp(join(tmpdir(), "rf-ha-crash-")), "data"),
-      HA_URL: ha.url,
-      HA_TOKEN: ha.token,
-    }).start();
+    bridge = new BridgeProcess(await bridgeEnv(child.id)).start();
 
     const old = sim.addEvent(child.id, { type: "cheer_sent", cheer: "bravo" });
     await waitLogged(old.id);
@@ -104,15 +109,7 @@ describe(`Home Assistant ${version} killed just after it answered facts`, () => 
   it("after Home Assistant and the bridge were killed together, the next bridge sends those facts again, marked", async () => {
     await bridge?.kill();
     const child = sim.addChild("Zoé", { planned: false });
-    const env = {
-      REWARD_FACTS_API_TOKEN: sim.tokens.household,
-      REWARD_FACTS_API_BASE_URL: sim.url,
-      REWARD_FACTS_EVENTS_INTERVAL_SECONDS: "10",
-      REWARD_FACTS_CHILDREN: child.id,
-      REWARD_FACTS_DATA_DIR: join(await mkdtemp(join(tmpdir(), "rf-both-crash-")), "data"),
-      HA_URL: ha.url,
-      HA_TOKEN: ha.token,
-    };
+    const env = await bridgeEnv(child.id);
     bridge = new BridgeProcess(env).start();
     const old = sim.addEvent(child.id, { type: "cheer_sent", cheer: "bravo" });
     await waitLogged(old.id);

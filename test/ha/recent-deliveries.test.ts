@@ -1,26 +1,12 @@
 import { describe, expect, it } from "vitest";
-import type { ChildRef, FactDelivery } from "../../src/engine/sink.js";
+import type { ChildRef } from "../../src/engine/sink.js";
 import { RecentDeliveries } from "../../src/ha/recent-deliveries.js";
+import { sampleDelivery } from "../support/facts.js";
 
 const lea: ChildRef = { id: "c-lea", firstName: "Léa" };
 const noah: ChildRef = { id: "c-noah", firstName: "Noah" };
 
-function fact(id: string): FactDelivery {
-  return {
-    event: {
-      type: "cheer_sent",
-      id,
-      childId: lea.id,
-      at: "2026-11-23T18:00:00.000Z",
-      day: "2026-11-23",
-      cheer: "bravo",
-    },
-    ageSeconds: 1,
-    replayed: false,
-    inDoubt: false,
-    lastReceipt: undefined,
-  };
-}
+const fact = (id: string) => sampleDelivery(lea.id, id);
 
 const ids = (owed: ReturnType<RecentDeliveries["owed"]>) => owed.map((entry) => entry.delivery.event.id);
 

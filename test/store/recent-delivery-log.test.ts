@@ -1,31 +1,17 @@
 import { appendFile, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { ChildRef, FactDelivery } from "../../src/engine/sink.js";
+import type { ChildRef } from "../../src/engine/sink.js";
 import { RecentDeliveries } from "../../src/ha/recent-deliveries.js";
 import { RECENT_DELIVERY_LOG_FILE, RecentDeliveryLog } from "../../src/store/recent-delivery-log.js";
+import { sampleDelivery } from "../support/facts.js";
 import { captureLogger, tempDir, WARN } from "./helpers.js";
 
 const lea: ChildRef = { id: "c-lea", firstName: "Léa" };
 const noah: ChildRef = { id: "c-noah", firstName: "Noah" };
 const WINDOW = 30_000;
 
-function fact(child: ChildRef, id: string): FactDelivery {
-  return {
-    event: {
-      type: "cheer_sent",
-      id,
-      childId: child.id,
-      at: "2026-11-23T18:00:00.000Z",
-      day: "2026-11-23",
-      cheer: "bravo",
-    },
-    ageSeconds: 1,
-    replayed: false,
-    inDoubt: false,
-    lastReceipt: "stamp-1",
-  };
-}
+const fact = (child: ChildRef, id: string) => sampleDelivery(child.id, id, "stamp-1");
 
 function open(dataDir: string) {
   const { logger, lines } = captureLogger();

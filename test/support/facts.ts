@@ -1,6 +1,8 @@
 import type { CalmDay, TodayPayload } from "../../src/api/schemas.js";
+import type { FactDelivery } from "../../src/engine/sink.js";
 
-// Today answers as the API gives them, for tests of what is made of them.
+// Today answers as the API gives them, and a journal fact on its way, for tests of what is made
+// of them.
 
 /** A day of this household: a session running, one mandatory behavior still declared. */
 export const sampleToday: TodayPayload = {
@@ -29,3 +31,21 @@ export const sampleToday: TodayPayload = {
 
 /** A day of the other household (independent shared custody). */
 export const sampleCalmDay: CalmDay = { date: "2026-11-22", isMyDay: false };
+
+/** A cheer of `childId`'s journal on its way to Home Assistant, sent for the first time. */
+export function sampleDelivery(childId: string, id: string, lastReceipt?: string): FactDelivery {
+  return {
+    event: {
+      type: "cheer_sent",
+      id,
+      childId,
+      at: "2026-11-23T18:00:00.000Z",
+      day: "2026-11-23",
+      cheer: "bravo",
+    },
+    ageSeconds: 1,
+    replayed: false,
+    inDoubt: false,
+    lastReceipt,
+  };
+}
