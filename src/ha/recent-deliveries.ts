@@ -61,8 +61,9 @@ export class RecentDeliveries {
       this.#byChild.set(entry.child.id, entries);
       lastNote = Math.max(lastNote, entry.answeredAt ?? entry.sentAt);
     }
-    // The previous run's link ended, at the latest, with it: its last note is as late as the
-    // drop's window can reach back from. A later drop only owes what an earlier one does.
+    // The previous run's link ended with that run, at its last note or later. Taken as the drop,
+    // the last note's window holds every fact the real drop's could: the check may send again a
+    // fact that had run long enough, marked as such, but never misses one that had not.
     if (Number.isFinite(lastNote)) this.#droppedAt = lastNote;
   }
 
