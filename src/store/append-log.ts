@@ -1,7 +1,17 @@
 import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import writeFileAtomic from "write-file-atomic";
-import { osErrorCode, StoreOpenError, StoreWriteError } from "./errors.js";
+import type { Logger } from "../log/logger.js";
+import { osErrorCode, StoreError, StoreOpenError, StoreWriteError } from "./errors.js";
+
+/** What owns a log's lines: it reads them back when the log opens, and rewrites it as it wants. */
+export interface LogOwner<T> {
+  owner: T;
+  /** Applies the lines found in the file; returns how many could not be read. */
+  replay(lines: readonly string[]): number;
+  /** Rewrites the file with what still matters (AppendLog.rewrite). */
+  rewrite(): void;
+}
 
 /**
  * A file of lines, each appended with one `write(2)`: once `append` returns, the line survives a
@@ -41,6 +51,26 @@ export class AppendLog {
     } catch (error) {
       throw new StoreOpenError(`the ${what} cannot be opened`, path, osErrorCode(error), { cause: error });
     }
+  }
+
+  /**
+   * Opens the log at `path` for the owner `make` builds on it: the lines found are replayed into
+   * it, those that cannot be read (a torn last line after a power cut, say) logged once, and the
+   * file rewritten with what still matters. StoreOpenError when the directory refuses.
+   */
+  static openFor<T>(path: string, what: string, logger: Logger, make: (log: AppendLog) => LogOwner<T>): T {
+    const opened = AppendLog.open(path, what);
+    const made = make(opened.log);
+    const unreadable = made.replay(opened.lines) + opened.torn;
+    if (unreadable > 0) logger.warn({ path, unreadable }, `skipped unreadable lines of the ${what}`);
+    try {
+      made.rewrite();
+    } catch (error) {
+      opened.log.close();
+      const code = error instanceof StoreError ? error.code : undefined;
+      throw new StoreOpenError(`the ${what} cannot be written`, path, code, { cause: error });
+    }
+    return made.owner;
   }
 
   get appended(): number {

@@ -2,7 +2,6 @@ import { join } from "node:path";
 import type { DeliveryLedger, DeliveryState } from "../engine/storage.js";
 import type { Logger } from "../log/logger.js";
 import { AppendLog } from "./append-log.js";
-import { StoreError, StoreOpenError } from "./errors.js";
 
 export interface DeliveredLogOptions {
   dataDir: string;
@@ -38,26 +37,16 @@ export class DeliveredLog implements DeliveryLedger {
 
   /** Opens (or creates) the log in `dataDir`; StoreOpenError when the directory refuses. */
   static open(options: DeliveredLogOptions): DeliveredLog {
-    const opened = AppendLog.open(join(options.dataDir, DELIVERED_LOG_FILE), "delivered-events log");
-    const ledger = new DeliveredLog(opened.log, options.perChild ?? 2_000);
-    const unreadable = ledger.#load(opened.lines) + opened.torn;
-    if (unreadable > 0) {
-      // Only a power cut mid-append leaves a torn line; the fact it named may repeat once.
-      options.logger.warn(
-        { path: opened.log.path, unreadable },
-        "skipped unreadable lines of the delivered-events log",
-      );
-    }
-    try {
-      ledger.#rewrite();
-    } catch (error) {
-      opened.log.close();
-      const code = error instanceof StoreError ? error.code : undefined;
-      throw new StoreOpenError("the delivered-events log cannot be written", opened.log.path, code, {
-        cause: error,
-      });
-    }
-    return ledger;
+    // A torn line (a power cut mid-append) is left out: the fact it named may repeat once.
+    return AppendLog.openFor(
+      join(options.dataDir, DELIVERED_LOG_FILE),
+      "delivered-events log",
+      options.logger,
+      (log) => {
+        const ledger = new DeliveredLog(log, options.perChild ?? 2_000);
+        return { owner: ledger, replay: (lines) => ledger.#load(lines), rewrite: () => ledger.#rewrite() };
+      },
+    );
   }
 
   stateOf(childId: string, eventId: string): DeliveryState | undefined {

@@ -2,7 +2,6 @@ import { join } from "node:path";
 import type { RecentDelivery, RecentDeliveryHistory } from "../ha/recent-deliveries.js";
 import type { Logger } from "../log/logger.js";
 import { AppendLog } from "./append-log.js";
-import { StoreError, StoreOpenError } from "./errors.js";
 
 export interface RecentDeliveryLogOptions {
   dataDir: string;
@@ -38,26 +37,21 @@ export class RecentDeliveryLog implements RecentDeliveryHistory {
 
   /** Opens (or creates) the log in `dataDir`; StoreOpenError when the directory refuses. */
   static open(options: RecentDeliveryLogOptions): RecentDeliveryLog {
-    const opened = AppendLog.open(join(options.dataDir, RECENT_DELIVERY_LOG_FILE), "recent-deliveries log");
-    const history = new RecentDeliveryLog(opened.log, options.keepMs);
-    const unreadable = opened.lines.filter((line) => !history.#replay(line)).length + opened.torn;
-    if (unreadable > 0) {
-      // A torn last line (a power cut): that fact is simply not sent again if Home Assistant lost it.
-      options.logger.warn(
-        { path: opened.log.path, unreadable },
-        "skipped unreadable lines of the recent-deliveries log",
-      );
-    }
-    try {
-      history.#rewrite();
-    } catch (error) {
-      opened.log.close();
-      const code = error instanceof StoreError ? error.code : undefined;
-      throw new StoreOpenError("the recent-deliveries log cannot be written", opened.log.path, code, {
-        cause: error,
-      });
-    }
-    return history;
+    // A torn line (a power cut mid-append) is left out: that fact is not sent again if Home
+    // Assistant lost it.
+    return AppendLog.openFor(
+      join(options.dataDir, RECENT_DELIVERY_LOG_FILE),
+      "recent-deliveries log",
+      options.logger,
+      (log) => {
+        const history = new RecentDeliveryLog(log, options.keepMs);
+        return {
+          owner: history,
+          replay: (lines) => lines.filter((line) => !history.#replay(line)).length,
+          rewrite: () => history.#rewrite(),
+        };
+      },
+    );
   }
 
   load(): RecentDelivery[] {
