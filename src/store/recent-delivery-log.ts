@@ -59,13 +59,12 @@ export class RecentDeliveryLog implements RecentDeliveryHistory {
   }
 
   sent(entry: RecentDelivery): void {
-    const { child, delivery, sentAt } = entry;
-    this.#append(JSON.stringify({ sent: { child, delivery, sentAt } }));
+    this.#append(sentLine(entry));
     this.#noteSent(entry);
   }
 
   answered(childId: string, eventId: string, at: number): void {
-    this.#append(JSON.stringify({ answered: { childId, eventId, at } }));
+    this.#append(answeredLine(childId, eventId, at));
     this.#noteAnswered(childId, eventId, at);
   }
 
@@ -132,26 +131,33 @@ export class RecentDeliveryLog implements RecentDeliveryHistory {
     const kept = entries.filter(
       (entry) => entry === lastOf.get(entry.child.id) || noted(entry) >= latest - this.#keepMs,
     );
-    const perChild = new Map<string, number>();
-    for (const entry of kept.reverse()) perChild.set(entry.child.id, (perChild.get(entry.child.id) ?? 0) + 1);
+    // The newest PER_CHILD_LIMIT of each child: the older ones beyond are skipped, in order.
+    const beyondLimit = new Map<string, number>();
+    for (const entry of kept)
+      beyondLimit.set(entry.child.id, (beyondLimit.get(entry.child.id) ?? -PER_CHILD_LIMIT) + 1);
     this.#entries.clear();
     const lines: string[] = [];
-    const seen = new Map<string, number>();
-    for (const entry of kept.reverse()) {
-      const index = (seen.get(entry.child.id) ?? 0) + 1;
-      seen.set(entry.child.id, index);
-      // The newest PER_CHILD_LIMIT of each child.
-      if ((perChild.get(entry.child.id) ?? 0) - index >= PER_CHILD_LIMIT) continue;
+    for (const entry of kept) {
+      const skip = beyondLimit.get(entry.child.id) ?? 0;
+      if (skip > 0) {
+        beyondLimit.set(entry.child.id, skip - 1);
+        continue;
+      }
       this.#entries.set(keyOf(entry.child.id, entry.delivery.event.id), entry);
-      const { child, delivery, sentAt, answeredAt } = entry;
-      lines.push(JSON.stringify({ sent: { child, delivery, sentAt } }));
-      if (answeredAt !== undefined)
-        lines.push(
-          JSON.stringify({ answered: { childId: child.id, eventId: delivery.event.id, at: answeredAt } }),
-        );
+      lines.push(sentLine(entry));
+      if (entry.answeredAt !== undefined)
+        lines.push(answeredLine(entry.child.id, entry.delivery.event.id, entry.answeredAt));
     }
     this.#log.rewrite(lines);
   }
+}
+
+function sentLine({ child, delivery, sentAt }: RecentDelivery): string {
+  return JSON.stringify({ sent: { child, delivery, sentAt } });
+}
+
+function answeredLine(childId: string, eventId: string, at: number): string {
+  return JSON.stringify({ answered: { childId, eventId, at } });
 }
 
 function keyOf(childId: string, eventId: string): string {
