@@ -116,6 +116,22 @@ describe("the recent-deliveries log", () => {
     loaded.close();
   });
 
+  it("keeps at most the newest 1,000 facts of a child, however many fall in the window", async () => {
+    const dir = await tempDir();
+    const log = open(dir).log;
+    const recent = new RecentDeliveries(WINDOW, log);
+    roundTrip(recent, noah, "n", 0);
+    for (let i = 0; i < 1_005; i++) roundTrip(recent, lea, `f${i}`, 1_000 + i);
+    log.close();
+    const loaded = open(dir).log;
+    const ids = loaded.load().map((entry) => entry.delivery.event.id);
+    expect(ids.filter((id) => id.startsWith("f"))).toEqual(
+      Array.from({ length: 1_000 }, (_, i) => `f${i + 5}`),
+    );
+    expect(ids).toContain("n");
+    loaded.close();
+  });
+
   it("skips a torn or unreadable line, says so, and keeps the rest", async () => {
     const dir = await tempDir();
     const log = open(dir).log;
