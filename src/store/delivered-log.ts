@@ -19,7 +19,9 @@ const HEADER = "#delivered-events v2";
  * replayed after a rejected cursor) is dropped when acknowledged, and sent again as "in doubt"
  * when it was claimed only: the sink then asks its own record whether it arrived.
  *
- * Every change is one appended line (see AppendLog), so a kill -9 never loses one. Lines:
+ * Every change is one appended line, on disk before `claim` (or any note) returns (a durable
+ * AppendLog): neither a kill -9 nor a power cut loses the claim of a fact that was then sent, which
+ * would send it again unchecked. Lines:
  * `+<child> <event>` claimed, `=<child> <event>[ <receipt>]` acknowledged, `-<child> <event>`
  * released, `@<child> <receipt>` the child's last receipt (after a rewrite). Files written before
  * version 2 have no header, and their `+` lines meant "delivered".
@@ -37,7 +39,8 @@ export class DeliveredLog implements DeliveryLedger {
 
   /** Opens (or creates) the log in `dataDir`; StoreOpenError when the directory refuses. */
   static open(options: DeliveredLogOptions): DeliveredLog {
-    // A torn line (a power cut mid-append) is left out: the fact it named may repeat once.
+    // A torn line is the one being written when the power went, before the send or the
+    // acknowledgement it notes; left out, its fact is still in doubt or not yet sent.
     return AppendLog.openFor(
       join(options.dataDir, DELIVERED_LOG_FILE),
       "delivered-events log",
@@ -46,6 +49,7 @@ export class DeliveredLog implements DeliveryLedger {
         const ledger = new DeliveredLog(log, options.perChild ?? 2_000);
         return { owner: ledger, replay: (lines) => ledger.#load(lines), rewrite: () => ledger.#rewrite() };
       },
+      { durable: true },
     );
   }
 

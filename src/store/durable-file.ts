@@ -1,3 +1,4 @@
+import { closeSync, fsyncSync, openSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { dirname } from "node:path";
 import writeFileAtomic from "write-file-atomic";
@@ -15,6 +16,22 @@ export async function writeFileDurably(filePath: string, data: string): Promise<
     await syncDirectory(dirname(filePath));
   } catch (error) {
     throw new StoreWriteError("cannot write the store file", filePath, osErrorCode(error), { cause: error });
+  }
+}
+
+/**
+ * The same, synchronously (for a log whose next line must follow the rewrite with nothing in
+ * between), throwing the file system's own error for the caller to name.
+ */
+export function replaceFileDurablySync(filePath: string, data: string): void {
+  writeFileAtomic.sync(filePath, data, { fsync: true });
+  const handle = openSync(dirname(filePath), "r");
+  try {
+    fsyncSync(handle);
+  } catch (error) {
+    if (!unsupportedDirectorySync.has(osErrorCode(error) ?? "")) throw error;
+  } finally {
+    closeSync(handle);
   }
 }
 

@@ -19,8 +19,9 @@ const PER_CHILD_LIMIT = 1_000;
 /**
  * The facts sent to Home Assistant lately, with what each said, so that a bridge that died together
  * with Home Assistant can send again what Home Assistant lost (recent-deliveries.ts). One JSON line
- * per change, appended like the delivered-events log (safe against a kill): `{"sent":…}` with the
- * child and the fact, `{"answered":…}` with their ids. Rewritten with only what falls within the
+ * per change, on disk before the send or acknowledgement that follows it (durable, as the
+ * delivered-events log): `{"sent":…}` with the child and the fact, `{"answered":…}` with their
+ * ids. Rewritten with only what falls within the
  * window before the latest note, measured from the notes and not from now: a bridge that comes back
  * after an hour still finds the last moments of the run before.
  */
@@ -37,8 +38,8 @@ export class RecentDeliveryLog implements RecentDeliveryHistory {
 
   /** Opens (or creates) the log in `dataDir`; StoreOpenError when the directory refuses. */
   static open(options: RecentDeliveryLogOptions): RecentDeliveryLog {
-    // A torn line (a power cut mid-append) is left out: that fact is not sent again if Home
-    // Assistant lost it.
+    // A torn line is the one being written when the power went: a fact not sent yet, or one not
+    // yet acknowledged in the delivered-events log, which sends it again if Home Assistant lacks it.
     return AppendLog.openFor(
       join(options.dataDir, RECENT_DELIVERY_LOG_FILE),
       "recent-deliveries log",
@@ -51,6 +52,7 @@ export class RecentDeliveryLog implements RecentDeliveryHistory {
           rewrite: () => history.#rewrite(),
         };
       },
+      { durable: true },
     );
   }
 

@@ -19,7 +19,8 @@ const REWRITE_AFTER = 200;
  * token, not per process. And the share of the token the last 429 showed, so that a restarted
  * bridge does not take the other client's requests again. Lines: `s<sentAt>`,
  * `e<sentAt> <settledAt>`, `p<until>`, `a<at> <allowance>` (epoch ms). Written like the
- * delivered-events log: one synchronous append each, safe against a kill.
+ * delivered-events log, one synchronous append each, safe against a kill; not forced to disk one
+ * by one, since after a power cut more than a minute has passed anyway.
  */
 export class RequestLog implements RequestHistory {
   readonly #log: AppendLog;

@@ -15,7 +15,11 @@ export interface BridgeLaunch {
  * The TypeScript sources through tsx, on this process's Node: what the suites run. The bridge dies
  * with the test process, so that a worker killed at its time limit leaves no bridge polling behind.
  */
-const fromSources: BridgeLaunch = dieWithParentQuickly(process.execPath, ["--import", "tsx", main]);
+export const bridgeFromSources: BridgeLaunch = dieWithParentQuickly(process.execPath, [
+  "--import",
+  "tsx",
+  main,
+]);
 
 /** The bridge as users run it: its own process, configured by the environment. */
 export class BridgeProcess {
@@ -26,7 +30,7 @@ export class BridgeProcess {
   /** `launch`: the sources by default; the bench gives the compiled bridge on a chosen Node. */
   constructor(
     readonly env: Record<string, string>,
-    readonly launch: BridgeLaunch = fromSources,
+    readonly launch: BridgeLaunch = bridgeFromSources,
   ) {}
 
   start(): this {
