@@ -45,5 +45,19 @@ export function todayAt(time: TimeOfDay, timeZone: string, now: number): number 
  * times looser here: the bridge's budget, kept in real time, is the one the view shows at work.
  */
 export function householdClock(speed: number, start: TimeOfDay, timeZone: string): ScaledClock {
-  return new ScaledClock({ speed, start: todayAt(start, timeZone, Date.now()) });
+  return new ScaledClock({ speed, start: householdStart(start, timeZone, Date.now()) });
+}
+
+/** How close to midnight a demo starts on the next day: more than its first poll ever takes. */
+const NEXT_DAY_WITHIN_MS = 60_000;
+
+/**
+ * Where the household's clock starts for a demo started at `now`: today at `start`, or tomorrow in
+ * the last minute of a day. The bridge's first poll, a moment after, reads from the start of the
+ * real day as it is then; had the household kept the day ending, a poll that fell after midnight
+ * would read from the next day, past all its facts, and the demo would show none for hours of
+ * its time. From the next day, a poll either side of midnight reaches its facts.
+ */
+export function householdStart(start: TimeOfDay, timeZone: string, now: number): number {
+  return todayAt(start, timeZone, now + NEXT_DAY_WITHIN_MS);
 }

@@ -6,7 +6,7 @@ import {
   DEMO_TODAY_INTERVAL_SECONDS,
   demoConfig,
 } from "../../src/demo/demo-config.js";
-import { todayAt } from "../../src/demo/household-clock.js";
+import { householdStart, todayAt } from "../../src/demo/household-clock.js";
 import { cadenceFor } from "../../src/engine/cadence.js";
 import { RateBudget } from "../../src/engine/rate-budget.js";
 
@@ -63,6 +63,21 @@ describe("todayAt", () => {
     expect(
       new Date(todayAt({ hour: 7, minute: 30 }, paris, Date.parse("2026-01-15T23:30:00Z"))).toISOString(),
     ).toBe("2026-01-16T06:30:00.000Z");
+  });
+});
+
+describe("householdStart", () => {
+  const paris = "Europe/Paris";
+  const at = (utc: string) =>
+    new Date(householdStart({ hour: 20, minute: 0 }, paris, Date.parse(utc))).toISOString();
+
+  it("is today at the start time, and tomorrow in a day's last minute, before the bridge's first poll", () => {
+    expect(at("2026-11-25T14:00:00Z")).toBe("2026-11-25T19:00:00.000Z");
+    // 23:58:30 in Paris: a minute and a half left, the day played is today.
+    expect(at("2026-11-25T22:58:30Z")).toBe("2026-11-25T19:00:00.000Z");
+    // 23:59:30 in Paris: the first poll may come after midnight, so the day played is the next.
+    expect(at("2026-11-25T22:59:30Z")).toBe("2026-11-26T19:00:00.000Z");
+    expect(at("2026-11-25T23:00:05Z")).toBe("2026-11-26T19:00:00.000Z");
   });
 });
 

@@ -1,5 +1,6 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import type { ApiSimulator } from "../../src/simulator/index.js";
-import { addDays, localDateOf, startOfLocalDay } from "../../src/simulator/zoned-time.js";
+import { addDays, endOfLocalDay, localDateOf, startOfLocalDay } from "../../src/simulator/zoned-time.js";
 
 /*
  * Instants of the simulator's household for the browser's scenes. The simulator's clock is the
@@ -40,4 +41,16 @@ export function nextAfternoon(sim: ApiSimulator, now: number, wanted: (at: numbe
     if (wanted(at)) return at;
   }
   throw new Error("no afternoon of the next week fits the scene");
+}
+
+/**
+ * Returns once the next `spanMs` of the real clock fall within one day in `timeZone` (the
+ * household's): at once, or just after midnight when the day ends sooner. For a scene on the real
+ * clock that a new day would change under it (a session must end on the day it began: the new
+ * day's today has none).
+ */
+export async function oneDayAhead(timeZone: string, spanMs: number): Promise<void> {
+  const now = Date.now();
+  const end = endOfLocalDay(localDateOf(now, timeZone), timeZone);
+  if (now + spanMs >= end) await sleep(end - now + 2_000);
 }
