@@ -29,6 +29,8 @@ export default defineConfig({
     root: fileURLToPath(new URL("..", import.meta.url)),
     // Every temporary folder of the run under one, removed at its end (support/temp-root.ts).
     globalSetup: ["test/support/temp-root.ts"],
+    // No test on the real clock begins in the household's last minute of a day (see the file).
+    setupFiles: ["test/support/new-day-guard.ts"],
     testTimeout: 30_000,
     hookTimeout: 240_000,
     // Two cores: a third worker made the real-Home-Assistant suites starve each other (a kill test
