@@ -2,10 +2,11 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ApiSimulator } from "../../src/simulator/index.js";
+import type { ApiSimulator } from "../../src/simulator/index.js";
 import { BridgeProcess } from "../support/bridge-process.js";
-import { eventLogConfig, loggedEventIds } from "../support/ha-event-log.js";
-import { type HomeAssistantInstance, startHomeAssistant } from "../support/home-assistant.js";
+import { type DeliveryRig, startDeliveryRig } from "../support/delivery-rig.js";
+import { loggedEventIds } from "../support/ha-event-log.js";
+import type { HomeAssistantInstance } from "../support/home-assistant.js";
 import { testedHomeAssistantVersion } from "../support/tested-version.js";
 
 const version = testedHomeAssistantVersion();
@@ -17,21 +18,19 @@ const version = testedHomeAssistantVersion();
 // - before_ack: Home Assistant has fired the fact and answered; the bridge dies before noting
 //   the answer. After the restart it must not be fired again.
 
+let rig: DeliveryRig | undefined;
 let ha: HomeAssistantInstance;
 let sim: ApiSimulator;
 const runs: BridgeProcess[] = [];
 
 beforeAll(async () => {
-  [ha, sim] = await Promise.all([
-    startHomeAssistant({ ...eventLogConfig, version }),
-    ApiSimulator.start({ activity: false }),
-  ]);
+  rig = await startDeliveryRig(version);
+  ({ ha, sim } = rig);
 }, 900_000);
 
 afterAll(async () => {
   for (const run of runs) await run.kill();
-  await ha?.stop();
-  await sim?.stop();
+  await rig?.stop();
 });
 
 /** A child of its own per test, so that each run's first fact is the one under test. */

@@ -4,10 +4,11 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REDELIVERY_WINDOW_MS } from "../../src/ha/recent-deliveries.js";
-import { ApiSimulator } from "../../src/simulator/index.js";
+import type { ApiSimulator } from "../../src/simulator/index.js";
 import { BridgeProcess } from "../support/bridge-process.js";
-import { eventLogConfig, loggedEvents } from "../support/ha-event-log.js";
-import { type HomeAssistantInstance, startHomeAssistant } from "../support/home-assistant.js";
+import { type DeliveryRig, startDeliveryRig } from "../support/delivery-rig.js";
+import { loggedEvents } from "../support/ha-event-log.js";
+import type { HomeAssistantInstance } from "../support/home-assistant.js";
 import { testedHomeAssistantVersion } from "../support/tested-version.js";
 
 const version = testedHomeAssistantVersion();
@@ -18,21 +19,19 @@ const version = testedHomeAssistantVersion();
 // `redelivered`; a clean restart (states saved) sends nothing again. A bridge killed together with
 // Home Assistant finds those facts in its data directory when it starts again.
 
+let rig: DeliveryRig | undefined;
 let ha: HomeAssistantInstance;
 let sim: ApiSimulator;
 let bridge: BridgeProcess | undefined;
 
 beforeAll(async () => {
-  [ha, sim] = await Promise.all([
-    startHomeAssistant({ ...eventLogConfig, version }),
-    ApiSimulator.start({ activity: false }),
-  ]);
+  rig = await startDeliveryRig(version);
+  ({ ha, sim } = rig);
 }, 900_000);
 
 afterAll(async () => {
   await bridge?.kill();
-  await ha?.stop();
-  await sim?.stop();
+  await rig?.stop();
 });
 
 /** A bridge following `childId` alone, on a data directory of its own. */

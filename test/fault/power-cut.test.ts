@@ -2,12 +2,13 @@ import { mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ApiSimulator } from "../../src/simulator/index.js";
+import type { ApiSimulator } from "../../src/simulator/index.js";
 import { DELIVERED_LOG_FILE } from "../../src/store/delivered-log.js";
 import { RECENT_DELIVERY_LOG_FILE } from "../../src/store/recent-delivery-log.js";
 import { BridgeProcess, bridgeFromSources } from "../support/bridge-process.js";
-import { eventLogConfig, loggedEventIds } from "../support/ha-event-log.js";
-import { type HomeAssistantInstance, startHomeAssistant } from "../support/home-assistant.js";
+import { type DeliveryRig, startDeliveryRig } from "../support/delivery-rig.js";
+import { loggedEventIds } from "../support/ha-event-log.js";
+import type { HomeAssistantInstance } from "../support/home-assistant.js";
 import {
   ensureStrace,
   parseSyscallTrace,
@@ -23,22 +24,20 @@ import {
 // So the real bridge delivers to a real Home Assistant under strace, and the order of its calls to
 // the kernel is checked: no byte goes out on a socket while a note is only in memory.
 
+let rig: DeliveryRig | undefined;
 let ha: HomeAssistantInstance;
 let sim: ApiSimulator;
 let bridge: BridgeProcess | undefined;
 
 beforeAll(async () => {
   await ensureStrace();
-  [ha, sim] = await Promise.all([
-    startHomeAssistant({ ...eventLogConfig }),
-    ApiSimulator.start({ activity: false }),
-  ]);
+  rig = await startDeliveryRig();
+  ({ ha, sim } = rig);
 }, 900_000);
 
 afterAll(async () => {
   await bridge?.kill();
-  await ha?.stop();
-  await sim?.stop();
+  await rig?.stop();
 });
 
 const WRITES = new Set(["write", "writev", "pwrite64", "pwritev", "pwritev2", "sendto", "sendmsg"]);
