@@ -21,9 +21,9 @@ const PER_CHILD_LIMIT = 1_000;
  * with Home Assistant can send again what Home Assistant lost (recent-deliveries.ts). One JSON line
  * per change, on disk before the send or acknowledgement that follows it (durable, as the
  * delivered-events log): `{"sent":…}` with the child and the fact, `{"answered":…}` with their
- * ids. Rewritten with only what falls within the
- * window before the latest note, measured from the notes and not from now: a bridge that comes back
- * after an hour still finds the last moments of the run before.
+ * ids. Rewritten with only what falls within the window before the latest note, measured from the
+ * notes and not from now: a bridge that comes back after an hour still finds the last moments of
+ * the run before.
  */
 export class RecentDeliveryLog implements RecentDeliveryHistory {
   readonly #log: AppendLog;
