@@ -1,11 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ApiSimulator } from "../../src/simulator/index.js";
-import { eventLogConfig } from "../support/ha-event-log.js";
-import {
-  HOME_ASSISTANT_SETUP_TIMEOUT_MS,
-  type HomeAssistantInstance,
-  startHomeAssistant,
-} from "../support/home-assistant.js";
+import { type DeliveryRig, startDeliveryRig } from "../support/delivery-rig.js";
+import { HOME_ASSISTANT_SETUP_TIMEOUT_MS } from "../support/home-assistant.js";
 import { type KillRoundOutcome, runBridgeKills } from "../support/kill-scenario.js";
 import { testedHomeAssistantVersion } from "../support/tested-version.js";
 
@@ -17,26 +12,22 @@ const KILLS = 50;
 const FACTS = 5_000;
 const version = testedHomeAssistantVersion();
 
-let ha: HomeAssistantInstance;
-let sim: ApiSimulator;
+let rig: DeliveryRig;
 let outcome: KillRoundOutcome | undefined;
 
 beforeAll(async () => {
-  [ha, sim] = await Promise.all([
-    startHomeAssistant({ ...eventLogConfig, version }),
-    // This test is about crashes: the API lets every restart catch up at once.
-    ApiSimulator.start({ activity: false, rateLimitPerMinute: 1_000_000 }),
-  ]);
+  // This test is about crashes: the API lets every restart catch up at once.
+  rig = await startDeliveryRig(version, { activity: false, rateLimitPerMinute: 1_000_000 });
 }, HOME_ASSISTANT_SETUP_TIMEOUT_MS);
 
 afterAll(async () => {
   for (const run of outcome?.runs ?? []) await run.kill();
-  await ha?.stop();
-  await sim?.stop();
+  await rig?.stop();
 });
 
 describe(`kill -9 of the bridge, on Home Assistant ${version}`, () => {
   it(`delivers ${FACTS} facts exactly once across ${KILLS} SIGKILLs`, async () => {
+    const { ha, sim } = rig;
     outcome = await runBridgeKills({ ha, sim, kills: KILLS, facts: FACTS, seed: 20261121 });
     expect(outcome.journal).toHaveLength(FACTS);
     expect({ repeated: outcome.repeated, missing: outcome.missing }).toEqual({ repeated: [], missing: [] });

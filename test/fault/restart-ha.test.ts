@@ -4,14 +4,10 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { childEntityId, childEntityKinds, STATUS_ENTITY_ID } from "../../src/ha/entities.js";
-import { ApiSimulator } from "../../src/simulator/index.js";
 import { BridgeProcess } from "../support/bridge-process.js";
-import { eventLogConfig, loggedEventIds, loggedEvents } from "../support/ha-event-log.js";
-import {
-  HOME_ASSISTANT_SETUP_TIMEOUT_MS,
-  type HomeAssistantInstance,
-  startHomeAssistant,
-} from "../support/home-assistant.js";
+import { type DeliveryRig, startDeliveryRig } from "../support/delivery-rig.js";
+import { loggedEventIds, loggedEvents } from "../support/ha-event-log.js";
+import { HOME_ASSISTANT_SETUP_TIMEOUT_MS } from "../support/home-assistant.js";
 import { testedHomeAssistantVersion } from "../support/tested-version.js";
 
 // Five restarts of a real Home Assistant while facts flow: after each, every state is back
@@ -20,15 +16,12 @@ import { testedHomeAssistantVersion } from "../support/tested-version.js";
 const RESTARTS = 5;
 const version = testedHomeAssistantVersion();
 
-let ha: HomeAssistantInstance;
-let sim: ApiSimulator;
+let rig: DeliveryRig;
 let bridge: BridgeProcess;
 
 beforeAll(async () => {
-  [ha, sim] = await Promise.all([
-    startHomeAssistant({ ...eventLogConfig, version }),
-    ApiSimulator.start({ activity: { historyDays: 0, factsPerHour: 0 } }),
-  ]);
+  rig = await startDeliveryRig(version, { activity: { historyDays: 0, factsPerHour: 0 } });
+  const { ha, sim } = rig;
   bridge = new BridgeProcess({
     REWARD_FACTS_API_TOKEN: sim.tokens.household,
     REWARD_FACTS_API_BASE_URL: sim.url,
@@ -43,12 +36,12 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await bridge?.kill();
-  await ha?.stop();
-  await sim?.stop();
+  await rig?.stop();
 });
 
 describe(`Home Assistant ${version} restarts`, () => {
   it(`brings states back and keeps every fact exactly once across ${RESTARTS} restarts`, async () => {
+    const { ha, sim } = rig;
     const { ordinary, custody, unsynced } = sim.children;
     const entities = [
       STATUS_ENTITY_ID,
