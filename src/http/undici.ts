@@ -2,23 +2,23 @@
 // fetch, WebSocket, EventSource, the mock agents, the caches and cookies (about 3 MiB of heap that
 // the bridge never uses), and its cookies module reads globalThis.Headers, which on Node 22 and
 // later makes Node load its own bundled copy of undici as well (about 7 MiB more, measured on
-// Node 24). The files below are undici's own (the version is pinned in package.json).
-import { createRequire } from "node:module";
+// Node 24). The files below are undici's own (the version is pinned in package.json); imported
+// statically, so that `npm run build` bundles them like any other module.
 import type * as Undici from "undici";
+import apiMethods from "undici/lib/api/index.js";
+import agentModule from "undici/lib/dispatcher/agent.js";
+import dispatcherModule from "undici/lib/dispatcher/dispatcher.js";
+import globalModule from "undici/lib/global.js";
 
-const requireUndici = createRequire(import.meta.url);
-
-const DispatcherClass = requireUndici("undici/lib/dispatcher/dispatcher.js") as typeof Undici.Dispatcher;
+const DispatcherClass = dispatcherModule as typeof Undici.Dispatcher;
 // What undici's index does: gives every dispatcher (Agent, Pool, MockAgent…) request() and its kin.
-Object.assign(DispatcherClass.prototype, requireUndici("undici/lib/api/index.js"));
+Object.assign(DispatcherClass.prototype, apiMethods);
 
-export const Agent = requireUndici("undici/lib/dispatcher/agent.js") as typeof Undici.Agent;
+export const Agent = agentModule as typeof Undici.Agent;
 export type Agent = Undici.Agent;
 export type { Dispatcher } from "undici";
 
-const { getGlobalDispatcher } = requireUndici("undici/lib/global.js") as {
-  getGlobalDispatcher: typeof Undici.getGlobalDispatcher;
-};
+const { getGlobalDispatcher } = globalModule as { getGlobalDispatcher: typeof Undici.getGlobalDispatcher };
 
 export type RequestOptions = Omit<Undici.Dispatcher.RequestOptions, "origin" | "path" | "method"> & {
   method?: Undici.Dispatcher.HttpMethod;

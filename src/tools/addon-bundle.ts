@@ -22,7 +22,6 @@ export const BUILD_INPUTS = [
   "package-lock.json",
   "tsconfig.json",
   "src",
-  "addon/tsconfig.build.json",
   "addon/entrypoint.sh",
 ];
 

@@ -13,8 +13,8 @@ export interface IdleResult {
   webAssembly: boolean;
   samples: ProcSample[];
   /**
-   * The same idle node once it has imported the packages the REST bridge runs on, and done nothing
-   * with them: what no bridge built on those packages can go below (the memory goals' best).
+   * The same idle node once it has imported the packages the REST bridge runs on, as installed (each
+   * file as node loads it), and done nothing with them: for scale beside the bundle the bridge runs.
    */
   loadedSamples: ProcSample[];
   /** Spawn → its first line run, each of a few fresh processes (see boot.ts). */

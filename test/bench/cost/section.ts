@@ -170,9 +170,10 @@ export function costTable(r: CostResult): Section {
         "user+system time from /proc/<pid>/stat between the window's first and last samples.",
       "idle node: a node with the runtime's flags that collects its heap ten times (`--expose-gc`, " +
         `gc()), then waits, sampled ${params.idleMs / 1000} s from 12 s after: what any node process ` +
-        "costs, the best beside the start-up and CPU goals (goals table). packages loaded: the same idle node after it has imported every package the REST " +
-        `bridge runs on (${r.packages.map((p) => `\`${p}\``).join(", ")}) and used none: no bridge built ` +
-        "on them holds less, the best beside the memory goals. node boot: spawning `node -e` that writes one " +
+        "costs, the best beside the lean goals (goals table). packages loaded: the same idle node after it has imported every package the REST " +
+        `bridge runs on (${r.packages.map((p) => `\`${p}\``).join(", ")}), as installed (each file as node ` +
+        "loads it, no bundle), and used none: for scale; the bundle the bridge runs as carries only the " +
+        "files it uses, minified. node boot: spawning `node -e` that writes one " +
         `line, until the line arrives, ${params.startupRuns} times: no start-up can be shorter. Home ` +
         "Assistant core: sampled over the first configuration's window.",
       "Processing per event: the wall time includes Home Assistant firing each event (one websocket " +

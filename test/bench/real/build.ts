@@ -1,20 +1,12 @@
-import { execFile } from "node:child_process";
-import { join } from "node:path";
-import { promisify } from "node:util";
-import { benchRoot } from "./paths.js";
+import { buildBridge as bundleBridge } from "../../../src/tools/build-bridge.js";
 
-let built: Promise<void> | undefined;
+let built: Promise<unknown> | undefined;
 
 /**
- * Compiles the bridge as `npm run build` does (addon/tsconfig.build.json into dist/), once per
- * bench: the real-time sections measure that compiled JavaScript, as users run it, not the sources.
+ * Builds the bridge as `npm run build` does (the bundle in dist/src), once per bench: the
+ * real-time sections measure what users run, not the sources.
  */
-export function buildBridge(): Promise<void> {
-  built ??= (async () => {
-    const tsc = join(benchRoot, "node_modules/typescript/bin/tsc");
-    await promisify(execFile)(process.execPath, [tsc, "-p", "addon/tsconfig.build.json"], {
-      cwd: benchRoot,
-    });
-  })();
-  return built;
+export async function buildBridge(): Promise<void> {
+  built ??= bundleBridge();
+  await built;
 }

@@ -1,0 +1,133 @@
+import { execFile } from "node:child_process";
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { childEntityId, STATUS_ENTITY_ID } from "../../src/ha/entity-names.js";
+import type { Cheer } from "../../src/simulator/facts.js";
+import { ApiSimulator } from "../../src/simulator/index.js";
+import { BridgeProcess } from "../support/bridge-process.js";
+import { type BuiltBridge, buildBridgeApart } from "../support/built-bridge.js";
+import {
+  type EventRecorder,
+  HOME_ASSISTANT_SETUP_TIMEOUT_MS,
+  type HomeAssistantInstance,
+  startHomeAssistant,
+} from "../support/home-assistant.js";
+import { setUpMqttIntegration } from "../support/home-assistant-mqtt.js";
+import { type MosquittoBroker, startMosquitto } from "../support/mosquitto.js";
+import { testedHomeAssistantVersion } from "../support/tested-version.js";
+
+// What the image runs (`npm run build`'s bundle, with no node_modules anywhere above it) against a
+// real Home Assistant, in each publishing mode: every other suite runs the TypeScript sources, with
+// the repository's packages at hand. A package the bundle cannot carry fails here, not in a home.
+
+const version = testedHomeAssistantVersion();
+const user = { username: "bridge", password: "mqtt-pw-9e8d7c6b" };
+
+let built: BuiltBridge;
+let ha: HomeAssistantInstance;
+let broker: MosquittoBroker;
+let sim: ApiSimulator;
+let events: EventRecorder;
+const runs: BridgeProcess[] = [];
+
+beforeAll(async () => {
+  [built, ha, broker, sim] = await Promise.all([
+    buildBridgeApart(),
+    startHomeAssistant({ version }),
+    startMosquitto({ user }),
+    ApiSimulator.start({ activity: false }),
+  ]);
+  await setUpMqttIntegration(ha, broker, user);
+  events = await ha.subscribeEvents("reward_facts_event");
+}, HOME_ASSISTANT_SETUP_TIMEOUT_MS);
+
+afterAll(async () => {
+  for (const run of runs) await run.kill();
+  await events?.close();
+  await ha?.stop();
+  await broker?.dispose();
+  await sim?.stop();
+  await built?.remove();
+});
+
+/** The bundle, from the folder standing for the image's /app, on a data dir of its own. */
+async function startBuilt(env: Record<string, string>): Promise<{ run: BridgeProcess; heartbeat: string }> {
+  const dir = await mkdtemp(join(tmpdir(), "rf-built-run-"));
+  const heartbeat = join(dir, "heartbeat");
+  const run = new BridgeProcess(
+    {
+      REWARD_FACTS_API_TOKEN: sim.tokens.household,
+      REWARD_FACTS_API_BASE_URL: sim.url,
+      REWARD_FACTS_EVENTS_INTERVAL_SECONDS: "10",
+      REWARD_FACTS_TODAY_INTERVAL_SECONDS: "15",
+      REWARD_FACTS_CHILDREN: sim.children.ordinary.id,
+      REWARD_FACTS_DATA_DIR: join(dir, "data"),
+      REWARD_FACTS_HEARTBEAT_FILE: heartbeat,
+      HA_URL: ha.url,
+      HA_TOKEN: ha.token,
+      ...env,
+    },
+    built.launch,
+  ).start();
+  runs.push(run);
+  return { run, heartbeat };
+}
+
+/** A fact recorded in the app now, and Home Assistant's bus event for it once it arrives. */
+async function factReachesAutomations(cheer: Cheer) {
+  const fact = sim.addEvent(sim.children.ordinary.id, { type: "cheer_sent", cheer });
+  const fired = await ha.waitFor(() => events.events.find((e) => e.data.event_id === fact.id), {
+    timeoutMs: 60_000,
+    description: `the bus event of fact ${fact.id}`,
+  });
+  return fired.data;
+}
+
+const minutes = childEntityId("lea", "minutes_remaining");
+const holdsNumber = (state: { state: string }) =>
+  state.state.trim() !== "" && !Number.isNaN(Number(state.state));
+
+describe(`the bundle the image runs, on Home Assistant ${version}`, () => {
+  it("publishes states and delivers a fact over REST, healthy while it runs", async () => {
+    const { run, heartbeat } = await startBuilt({ REWARD_FACTS_PUBLISH: "rest" });
+    await ha.waitForState(STATUS_ENTITY_ID, "ok", { timeoutMs: 60_000 });
+    expect(
+      Number((await ha.waitForState(minutes, holdsNumber, { timeoutMs: 60_000 })).state),
+    ).toBeGreaterThanOrEqual(0);
+    expect(await factReachesAutomations("bravo")).toMatchObject({ type: "cheer_sent", redelivered: false });
+    const check = await promisify(execFile)(process.execPath, [built.healthCheck], {
+      env: { PATH: process.env.PATH ?? "", REWARD_FACTS_HEARTBEAT_FILE: heartbeat },
+    }).then(
+      () => 0,
+      (error: { code: number }) => error.code,
+    );
+    expect(check).toBe(0);
+    expect(await run.stop()).toBe(0);
+    expect(run.text()).not.toContain(sim.tokens.household);
+    expect(run.text()).not.toContain(ha.token);
+  }, 180_000);
+
+  it("registers its entities and delivers a fact over MQTT", async () => {
+    const { run } = await startBuilt({
+      MQTT_URL: broker.url,
+      MQTT_USERNAME: user.username,
+      MQTT_PASSWORD: user.password,
+    });
+    await ha.waitFor(
+      async () => {
+        const registry = await ha.wsCommand<Array<{ entity_id: string; platform: string }>>({
+          type: "config/entity_registry/list",
+        });
+        return registry.some((entry) => entry.entity_id === minutes && entry.platform === "mqtt");
+      },
+      { timeoutMs: 90_000, description: `${minutes} registered by MQTT discovery` },
+    );
+    expect(await factReachesAutomations("super")).toMatchObject({ type: "cheer_sent", redelivered: false });
+    expect(await run.stop()).toBe(0);
+    expect(run.text()).not.toContain(user.password);
+    expect(run.text()).not.toContain(sim.tokens.household);
+  }, 180_000);
+});

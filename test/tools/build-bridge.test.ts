@@ -1,0 +1,109 @@
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import type { Metafile } from "esbuild";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type BuiltBridge, buildBridgeApart } from "../support/built-bridge.js";
+
+// `npm run build` as the image's build stage runs it: what the bundle holds, and what each entry
+// loads before it runs a line. test/addon/built-bridge.test.ts runs it against Home Assistant.
+
+let built: BuiltBridge;
+
+beforeAll(async () => {
+  built = await buildBridgeApart();
+}, 60_000);
+
+afterAll(() => built?.remove());
+
+/** The output of one entry point (`src/main.ts`). */
+function entryOutput(metafile: Metafile, entryPoint: string): string {
+  const found = Object.entries(metafile.outputs).find(([, output]) => output.entryPoint === entryPoint);
+  if (!found) throw new Error(`no output for ${entryPoint}`);
+  return found[0];
+}
+
+/** The files node loads with an entry before running it: its static imports, all the way down. */
+function loadedAtStart(metafile: Metafile, entryPoint: string): Set<string> {
+  const loaded = new Set<string>();
+  const visit = (file: string) => {
+    if (loaded.has(file)) return;
+    loaded.add(file);
+    for (const imported of metafile.outputs[file]?.imports ?? [])
+      if (imported.kind === "import-statement" && !imported.external) visit(imported.path);
+  };
+  visit(entryOutput(metafile, entryPoint));
+  return loaded;
+}
+
+/** The sources (`src/…`, `node_modules/<package>/…`) bundled into these files. */
+function sourcesOf(metafile: Metafile, files: Iterable<string>): string[] {
+  return [...files].flatMap((file) => Object.keys(metafile.outputs[file]?.inputs ?? {}));
+}
+
+const packageOf = (source: string) => {
+  const path = source.split("node_modules/").at(-1) ?? "";
+  return source.includes("node_modules/")
+    ? path
+        .split("/")
+        .slice(0, path.startsWith("@") ? 2 : 1)
+        .join("/")
+    : "";
+};
+
+describe("npm run build", () => {
+  it("bundles the bridge and nothing of the demo, the simulator, the terminal view or the tools", () => {
+    const sources = Object.keys(built.metafile.inputs);
+    expect(sources).toContain("src/main.ts");
+    expect(sources).toContain("src/health/check.ts");
+    for (const folder of ["src/demo/", "src/simulator/", "src/tools/"])
+      expect(
+        sources.filter((source) => source.startsWith(folder)),
+        folder,
+      ).toEqual([]);
+    expect(sources).not.toContain("src/console/live-view-sink.ts");
+    const packages = new Set(sources.map(packageOf));
+    for (const toolOnly of [
+      "cli-table3",
+      "log-update",
+      "tsx",
+      "yaml",
+      "vitest",
+      "playwright-core",
+      "esbuild",
+    ])
+      expect(packages, toolOnly).not.toContain(toolOnly);
+    // The packages the bridge runs on are in it, so that the image needs no node_modules.
+    for (const used of ["undici", "zod", "keyv", "pino", "ws", "home-assistant-js-websocket", "mqtt"])
+      expect(packages, used).toContain(used);
+  });
+
+  it("loads MQTT's code only when MQTT is configured", () => {
+    const { metafile } = built;
+    const atStart = sourcesOf(metafile, loadedAtStart(metafile, "src/main.ts"));
+    expect(atStart).toContain("src/app.ts");
+    expect(
+      atStart.filter((source) => packageOf(source) === "mqtt" || source.startsWith("src/ha/mqtt/")),
+    ).toEqual([]);
+    // …and it is there for the MQTT mode to load: a chunk that src/ha/index.ts imports when needed.
+    const everything = sourcesOf(metafile, Object.keys(metafile.outputs));
+    expect(everything).toContain("src/ha/mqtt/mqtt-entities.ts");
+  });
+
+  it("gives the health check nothing but its own few lines", () => {
+    const { metafile } = built;
+    const sources = sourcesOf(metafile, loadedAtStart(metafile, "src/health/check.ts"));
+    expect(sources.filter((source) => !source.startsWith("src/health/"))).toEqual([]);
+  });
+
+  it("runs with plain node and no node_modules: a bad configuration is refused as main.ts refuses it", async () => {
+    const refused = await promisify(execFile)(built.launch.command, built.launch.args, {
+      cwd: built.root,
+      env: { PATH: process.env.PATH ?? "" },
+    }).then(
+      () => ({ code: 0, stderr: "" }),
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("REWARD_FACTS_API_TOKEN: is required");
+  }, 30_000);
+});
