@@ -45,6 +45,23 @@ describe("the Dockerfile", () => {
     expect(finalStage).not.toMatch(/\bnpm\b|node_modules|tsx/);
   });
 
+  it("copies only what its .dockerignore lets into the build context", () => {
+    // BuildKit reads addon/Dockerfile.dockerignore for this Dockerfile: everything is left out
+    // (`**`) but the paths it names with `!`. A COPY of anything else fails the image's build.
+    const admitted = readText("addon/Dockerfile.dockerignore")
+      .split("\n")
+      .filter((line) => line.startsWith("!"))
+      .map((line) => line.slice(1).replace(/\/$/, ""));
+    const sources = withKeyword("COPY")
+      .filter((line) => !line.includes("--from="))
+      .flatMap((line) => line.split(/\s+/).slice(1, -1));
+    expect(sources.length).toBeGreaterThan(0);
+    const left = sources.filter(
+      (source) => !admitted.some((path) => source === path || source.startsWith(`${path}/`)),
+    );
+    expect(left).toEqual([]);
+  });
+
   it("copies the bundle and package.json only: no sources, tests or lockfile", () => {
     const copies = finalStage.split("\n").filter((line) => line.startsWith("COPY "));
     expect(copies.filter((line) => !line.includes("entrypoint.sh"))).toEqual([
