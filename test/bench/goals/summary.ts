@@ -37,9 +37,8 @@ export function goalsSection(sections: readonly Section[]): Section | undefined 
       "best: for freshness, the figure perfect scheduling at the API's 30 requests a minute would give " +
         "(Request budget); for politeness, the hand-written `rest` sensors on the same token (Side by " +
         "side); for restarts, none but the bounds themselves (no 429, the bridge's own budget); for lean, an " +
-        "idle node on the same runtime (how soon any node runs its first line, its CPU), and for memory the " +
-        "same idle node with the packages the REST bridge runs on imported (what it holds before any code " +
-        "of the bridge). Each section tells how it measured.",
+        "idle node on the same runtime (how soon any node runs its first line, its CPU, the memory it holds). " +
+        "Each section tells how it measured.",
     ],
   };
 }
