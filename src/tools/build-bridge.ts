@@ -18,10 +18,10 @@ import { EXIT_FAILURE, EXIT_OK } from "../exit-codes.js";
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 
 /** Where `npm run build` writes, and where `npm start` and the Dockerfile's CMD look. */
-export const DEFAULT_OUTDIR = join(repoRoot, "dist/src");
+const DEFAULT_OUTDIR = join(repoRoot, "dist/src");
 
 /** The bundle's entry points, named as dist/src holds them (`node dist/src/main.js`). */
-export const ENTRY_POINTS = {
+const ENTRY_POINTS = {
   main: join(repoRoot, "src/main.ts"),
   "health/check": join(repoRoot, "src/health/check.ts"),
 };
