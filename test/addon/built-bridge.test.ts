@@ -6,17 +6,15 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { childEntityId, STATUS_ENTITY_ID } from "../../src/ha/entity-names.js";
 import type { Cheer } from "../../src/simulator/facts.js";
-import { ApiSimulator } from "../../src/simulator/index.js";
+import type { ApiSimulator } from "../../src/simulator/index.js";
 import { BridgeProcess } from "../support/bridge-process.js";
 import { type BuiltBridge, buildBridgeApart } from "../support/built-bridge.js";
 import {
   type EventRecorder,
   HOME_ASSISTANT_SETUP_TIMEOUT_MS,
   type HomeAssistantInstance,
-  startHomeAssistant,
 } from "../support/home-assistant.js";
-import { setUpMqttIntegration } from "../support/home-assistant-mqtt.js";
-import { type MosquittoBroker, startMosquitto } from "../support/mosquitto.js";
+import { type MqttRig, startMqttRig } from "../support/mqtt-rig.js";
 import { testedHomeAssistantVersion } from "../support/tested-version.js";
 
 // What the image runs (`npm run build`'s bundle, with no node_modules anywhere above it) against a
@@ -24,32 +22,24 @@ import { testedHomeAssistantVersion } from "../support/tested-version.js";
 // the repository's packages at hand. A package the bundle cannot carry fails here, not in a home.
 
 const version = testedHomeAssistantVersion();
-const user = { username: "bridge", password: "mqtt-pw-9e8d7c6b" };
 
 let built: BuiltBridge;
+let rig: MqttRig;
 let ha: HomeAssistantInstance;
-let broker: MosquittoBroker;
 let sim: ApiSimulator;
 let events: EventRecorder;
 const runs: BridgeProcess[] = [];
 
 beforeAll(async () => {
-  [built, ha, broker, sim] = await Promise.all([
-    buildBridgeApart(),
-    startHomeAssistant({ version }),
-    startMosquitto({ user }),
-    ApiSimulator.start({ activity: false }),
-  ]);
-  await setUpMqttIntegration(ha, broker, user);
+  [built, rig] = await Promise.all([buildBridgeApart(), startMqttRig(version)]);
+  ({ ha, sim } = rig);
   events = await ha.subscribeEvents("reward_facts_event");
 }, HOME_ASSISTANT_SETUP_TIMEOUT_MS);
 
 afterAll(async () => {
   for (const run of runs) await run.kill();
   await events?.close();
-  await ha?.stop();
-  await broker?.dispose();
-  await sim?.stop();
+  await rig?.stop();
   await built?.remove();
 });
 
@@ -59,15 +49,12 @@ async function startBuilt(env: Record<string, string>): Promise<{ run: BridgePro
   const heartbeat = join(dir, "heartbeat");
   const run = new BridgeProcess(
     {
-      REWARD_FACTS_API_TOKEN: sim.tokens.household,
-      REWARD_FACTS_API_BASE_URL: sim.url,
+      ...rig.bridgeEnv,
       REWARD_FACTS_EVENTS_INTERVAL_SECONDS: "10",
       REWARD_FACTS_TODAY_INTERVAL_SECONDS: "15",
       REWARD_FACTS_CHILDREN: sim.children.ordinary.id,
       REWARD_FACTS_DATA_DIR: join(dir, "data"),
       REWARD_FACTS_HEARTBEAT_FILE: heartbeat,
-      HA_URL: ha.url,
-      HA_TOKEN: ha.token,
       ...env,
     },
     built.launch,
@@ -111,11 +98,7 @@ describe(`the bundle the image runs, on Home Assistant ${version}`, () => {
   }, 180_000);
 
   it("registers its entities and delivers a fact over MQTT", async () => {
-    const { run } = await startBuilt({
-      MQTT_URL: broker.url,
-      MQTT_USERNAME: user.username,
-      MQTT_PASSWORD: user.password,
-    });
+    const { run } = await startBuilt({});
     await ha.waitFor(
       async () => {
         const registry = await ha.wsCommand<Array<{ entity_id: string; platform: string }>>({
@@ -127,7 +110,7 @@ describe(`the bundle the image runs, on Home Assistant ${version}`, () => {
     );
     expect(await factReachesAutomations("super")).toMatchObject({ type: "cheer_sent", redelivered: false });
     expect(await run.stop()).toBe(0);
-    expect(run.text()).not.toContain(user.password);
+    expect(run.text()).not.toContain(rig.user.password);
     expect(run.text()).not.toContain(sim.tokens.household);
   }, 180_000);
 });

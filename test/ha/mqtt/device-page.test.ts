@@ -4,19 +4,18 @@ import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { childEntityId } from "../../../src/ha/entity-names.js";
-import { ApiSimulator, ManualClock } from "../../../src/simulator/index.js";
+import { type ApiSimulator, ManualClock } from "../../../src/simulator/index.js";
 import { BridgeProcess } from "../../support/bridge-process.js";
 import { launchChromium } from "../../support/chromium.js";
-import { type HomeAssistantInstance, startHomeAssistant } from "../../support/home-assistant.js";
+import type { HomeAssistantInstance } from "../../support/home-assistant.js";
 import {
   type FrontendTokens,
   openFrontend,
   signInTestUser,
   visibleTexts,
 } from "../../support/home-assistant-frontend.js";
-import { setUpMqttIntegration } from "../../support/home-assistant-mqtt.js";
 import { latestAfternoon } from "../../support/household-days.js";
-import { type MosquittoBroker, startMosquitto } from "../../support/mosquitto.js";
+import { type MqttRig, startMqttRig } from "../../support/mqtt-rig.js";
 import { screenshot } from "../../support/screenshots.js";
 import { testedHomeAssistantVersion } from "../../support/tested-version.js";
 
@@ -26,22 +25,18 @@ import { testedHomeAssistantVersion } from "../../support/tested-version.js";
 // DOCS shows (`npm run screenshots`).
 
 const version = testedHomeAssistantVersion();
-const user = { username: "bridge", password: "mqtt-pw-7e6f5a4b" };
 const clock = new ManualClock(Date.now());
 
+let rig: MqttRig;
 let ha: HomeAssistantInstance;
-let broker: MosquittoBroker;
 let sim: ApiSimulator;
 let bridge: BridgeProcess;
 let browser: Browser;
 let tokens: FrontendTokens;
 
 beforeAll(async () => {
-  [ha, broker, sim] = await Promise.all([
-    startHomeAssistant({ version }),
-    startMosquitto({ user }),
-    ApiSimulator.start({ clock }),
-  ]);
+  rig = await startMqttRig(version, { clock });
+  ({ ha, sim } = rig);
   // An afternoon: the day's behaviours settled, points and minutes to show, and no planned session
   // running (its end would read from the browser's real clock, "a day ago").
   const lea = sim.children.ordinary;
@@ -52,20 +47,13 @@ beforeAll(async () => {
       return today.isMyDay && today.session?.running !== true;
     }),
   );
-  await setUpMqttIntegration(ha, broker, user);
   bridge = new BridgeProcess({
-    REWARD_FACTS_API_TOKEN: sim.tokens.household,
-    REWARD_FACTS_API_BASE_URL: sim.url,
+    ...rig.bridgeEnv,
     REWARD_FACTS_EVENTS_INTERVAL_SECONDS: "10",
     REWARD_FACTS_TODAY_INTERVAL_SECONDS: "15",
     REWARD_FACTS_CHILDREN: sim.children.ordinary.id,
     REWARD_FACTS_DATA_DIR: await mkdtemp(join(tmpdir(), "rf-device-page-")),
     REWARD_FACTS_PUBLISH: "mqtt",
-    HA_URL: ha.url,
-    HA_TOKEN: ha.token,
-    MQTT_URL: broker.url,
-    MQTT_USERNAME: user.username,
-    MQTT_PASSWORD: user.password,
   }).start();
   [browser, tokens] = await Promise.all([launchChromium(), signInTestUser(ha)]);
 }, 900_000);
@@ -73,9 +61,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await bridge?.stop();
-  await ha?.stop();
-  await broker?.dispose();
-  await sim?.stop();
+  await rig?.stop();
 });
 
 describe(`a child's device page in MQTT mode, Home Assistant ${version}`, () => {

@@ -6,15 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiEventTypes } from "../../../src/api/schemas.js";
 import { childEntityKinds } from "../../../src/ha/catalogue.js";
 import { childEntityId, STATUS_ENTITY_ID } from "../../../src/ha/entity-names.js";
-import { ApiSimulator } from "../../../src/simulator/index.js";
+import type { ApiSimulator } from "../../../src/simulator/index.js";
 import { BridgeProcess } from "../../support/bridge-process.js";
-import {
-  type EventRecorder,
-  type HomeAssistantInstance,
-  startHomeAssistant,
-} from "../../support/home-assistant.js";
-import { setUpMqttIntegration } from "../../support/home-assistant-mqtt.js";
-import { type MosquittoBroker, startMosquitto } from "../../support/mosquitto.js";
+import type { EventRecorder, HomeAssistantInstance } from "../../support/home-assistant.js";
+import { type MqttRig, startMqttRig } from "../../support/mqtt-rig.js";
 import { testedHomeAssistantVersion } from "../../support/tested-version.js";
 
 // The bridge publishing through MQTT discovery, with a real Mosquitto and a real Home Assistant
@@ -22,7 +17,6 @@ import { testedHomeAssistantVersion } from "../../support/tested-version.js";
 // registries, as a user sees them in Settings → Devices & services.
 
 const version = testedHomeAssistantVersion();
-const user = { username: "bridge", password: "mqtt-pw-4d3c2b1a" };
 
 interface RegistryEntity {
   entity_id: string;
@@ -40,8 +34,8 @@ interface RegistryDevice {
   via_device_id: string | null;
 }
 
+let rig: MqttRig;
 let ha: HomeAssistantInstance;
-let broker: MosquittoBroker;
 let sim: ApiSimulator;
 let dataDir: string;
 let events: EventRecorder;
@@ -54,17 +48,11 @@ const ours = (list: RegistryEntity[]) => list.filter((e) => e.platform === "mqtt
 function bridge(extra: Record<string, string> = {}): BridgeProcess {
   const { ordinary, custody } = sim.children;
   const run = new BridgeProcess({
-    REWARD_FACTS_API_TOKEN: sim.tokens.household,
-    REWARD_FACTS_API_BASE_URL: sim.url,
+    ...rig.bridgeEnv,
     REWARD_FACTS_EVENTS_INTERVAL_SECONDS: "10",
     REWARD_FACTS_TODAY_INTERVAL_SECONDS: "15",
     REWARD_FACTS_CHILDREN: `${ordinary.id},${custody.id}`,
     REWARD_FACTS_DATA_DIR: dataDir,
-    HA_URL: ha.url,
-    HA_TOKEN: ha.token,
-    MQTT_URL: broker.url,
-    MQTT_USERNAME: user.username,
-    MQTT_PASSWORD: user.password,
     ...extra,
   }).start();
   runs.push(run);
@@ -74,12 +62,8 @@ function bridge(extra: Record<string, string> = {}): BridgeProcess {
 const contractIds = (slug: string) => childEntityKinds.map((kind) => childEntityId(slug, kind));
 
 beforeAll(async () => {
-  [ha, broker, sim] = await Promise.all([
-    startHomeAssistant({ version }),
-    startMosquitto({ user }),
-    ApiSimulator.start({ activity: false }),
-  ]);
-  await setUpMqttIntegration(ha, broker, user);
+  rig = await startMqttRig(version);
+  ({ ha, sim } = rig);
   dataDir = join(await mkdtemp(join(tmpdir(), "rf-mqtt-")), "data");
   events = await ha.subscribeEvents("reward_facts_event");
 }, 900_000);
@@ -87,9 +71,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const run of runs) await run.kill();
   await events?.close();
-  await ha?.stop();
-  await broker?.dispose();
-  await sim?.stop();
+  await rig?.stop();
 });
 
 /** The MQTT device triggers Home Assistant offers on a device. */
@@ -135,7 +117,7 @@ describe(`MQTT discovery on Home Assistant ${version}`, () => {
       device_class: "duration",
       child_name: "Léa",
     });
-    expect(run.text()).not.toContain(user.password);
+    expect(run.text()).not.toContain(rig.user.password);
   }, 180_000);
 
   it("makes one device per child, via the bridge's device, with its event entity and device triggers", async () => {
