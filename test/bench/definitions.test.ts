@@ -22,6 +22,7 @@ import { BRIDGE_BUDGET_PER_MINUTE, restartsGoals } from "./restarts/goals.js";
 import { measureRestarts } from "./restarts/measure.js";
 import type { RestartsObservation } from "./restarts/run-restarts.js";
 import { clientOf, measureToken } from "./side-by-side/measure.js";
+import { refusalsOf, restScans } from "./side-by-side/refusals.js";
 import type { SideObservation } from "./side-by-side/run-side.js";
 import { percentile } from "./stats.js";
 
@@ -331,6 +332,26 @@ describe("helpers", () => {
       })),
     } as unknown as SideObservation;
     expect(measureToken(o)).toEqual({ perMinuteMax: 3, rateLimited: 1 });
+  });
+
+  it("tells, for each 429, what each client had admitted in the 60 s before; groups rest's requests into scans", () => {
+    const rest = "HomeAssistant/2024.3.3 httpx/0.27.0 Python/3.11";
+    const requests = [
+      { at: 0, status: 200, userAgent: rest },
+      { at: 10, status: 200, userAgent: rest },
+      { at: 20_000, status: 200, userAgent: undefined },
+      { at: 59_500, status: 429, userAgent: rest },
+      { at: 60_005, status: 429, userAgent: undefined },
+    ] as unknown as SideObservation["requests"];
+    expect(refusalsOf(requests)).toEqual([
+      { at: 59_500, client: "rest", admitted: { bridge: 1, rest: 2 } },
+      // The first rest request has left the window (half-open, as the API counts).
+      { at: 60_005, client: "bridge", admitted: { bridge: 1, rest: 1 } },
+    ]);
+    expect(restScans(requests)).toEqual([
+      { at: 0, requests: 2, spreadMs: 10, sincePreviousMs: undefined },
+      { at: 59_500, requests: 1, spreadMs: 0, sincePreviousMs: 59_500 },
+    ]);
   });
 
   it("writes markdown tables with escaped pipes and right-aligned numbers", () => {

@@ -1,9 +1,12 @@
 import { writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { duration, num } from "../format.js";
 import type { Section } from "../report/section.js";
 import { POLITE_CHILDREN, politeGoals } from "./goals.js";
 import { type Client, type ClientMetrics, measureClient, measureToken } from "./measure.js";
 import { type SideBySideParams, sideBySideParams } from "./params.js";
+import { refusalLines } from "./refusals.js";
 import { runSideBySide, SIDE_BY_SIDE_HOME_ASSISTANT, type SideObservation } from "./run-side.js";
 
 export async function sideBySideSection(quick: boolean): Promise<Section> {
@@ -43,6 +46,9 @@ export function sideBySideTable(params: SideBySideParams, observations: readonly
       `${SIDE_BY_SIDE_HOME_ASSISTANT}, both on ` +
       "the one household token. An automation per client writes every fact it is triggered with into a file " +
       "notifier: the bridge's on `reward_facts_event`, the user's on a state change of a last-event sensor. " +
+      "The window begins once the bridge has delivered the day's facts so far and Home Assistant has made " +
+      "its third scan (its second comes some 59.5 s after the first and is refused in part whoever else " +
+      "uses the token; the bridge learns its share in its first minute): it measures both clients steady. " +
       `During the window the simulator records one fact for Léa every ${factEveryMs / 1000} s on average ` +
       `(each gap drawn, seeded, within ±${num(factGapSpread * 100, 0)} %, so that the facts do not keep ` +
       `one phase against rest's scan; an ad-hoc validation: one point more each time); the counting goes ` +
@@ -109,8 +115,20 @@ export function sideBySideTable(params: SideBySideParams, observations: readonly
   };
 }
 
-/** REWARD_FACTS_BENCH_DUMP=<file>: the raw observations as JSON, to check a figure by hand. */
+/**
+ * The raw observations as JSON, to check a figure by hand, and beside them (FILE.refusals.txt) each
+ * run's 429s and `rest` scans (refusals.ts): in REWARD_FACTS_BENCH_DUMP, or a file in the temp dir.
+ * Always written: a run that misses the polite goal cannot be had again on demand.
+ */
 async function dumpObservations(observations: readonly SideObservation[]): Promise<void> {
-  const file = process.env.REWARD_FACTS_BENCH_DUMP;
-  if (file) await writeFile(file, JSON.stringify(observations, null, 1));
+  const file = process.env.REWARD_FACTS_BENCH_DUMP || join(tmpdir(), "reward-facts-bench-side-by-side.json");
+  await writeFile(file, JSON.stringify(observations, null, 1));
+  const lines = observations.flatMap((o) => [
+    `${o.run.children} children (times from the window's start; the window lasts ${o.run.windowMs / 1000} s):`,
+    ...refusalLines(o.requests, o.window.start).map((line) => `  ${line}`),
+  ]);
+  await writeFile(`${file}.refusals.txt`, `${lines.join("\n")}\n`);
+  process.stderr.write(
+    `[bench side-by-side] raw observations in ${file}, their 429s in ${file}.refusals.txt\n`,
+  );
 }
