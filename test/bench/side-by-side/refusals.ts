@@ -6,8 +6,7 @@ import { type Client, clientOf } from "./measure.js";
  * each client had admitted in the 60 s before it (the API's count at that instant); and the
  * `rest` scans, as bursts. Whether a refusal of `rest` came from the bridge's share or from rest's
  * own minute shows here: a scan that comes less than 60 s after the one before still finds that
- * one in the window (Home Assistant's second scan after its start comes some 59.5 s after the
- * first, and is refused in part whoever else uses the token).
+ * one in the window (its second scan after a start does: run-side.ts).
  */
 export interface Refusal {
   at: number;
