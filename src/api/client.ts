@@ -1,7 +1,7 @@
-import type { z } from "zod";
 import { Agent, type Dispatcher, request } from "../http/undici.js";
 import type { Logger } from "../log/logger.js";
 import { scrubSecrets } from "../log/logger.js";
+import type * as z from "../zod.js";
 import { baseUrlProblem, tokenProblem } from "./endpoint-rules.js";
 import {
   type ApiError,
@@ -104,7 +104,11 @@ export class RewardFactsClient {
     if (this.#ownsDispatcher) await this.#dispatcher.close();
   }
 
-  async #getJson<S extends z.ZodType>(path: string, schema: S, signal?: AbortSignal): Promise<z.infer<S>> {
+  async #getJson<S extends z.ZodMiniType>(
+    path: string,
+    schema: S,
+    signal?: AbortSignal,
+  ): Promise<z.infer<S>> {
     const { body, info } = await this.#get(path, signal);
     const parsed = schema.safeParse(body);
     if (!parsed.success) throw new SchemaMismatchError(info, issuesOf(parsed.error), 200);

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "../zod.js";
 
 // Schemas of the Household Reward Facts API v1, one per resource of the spec. Types are inferred
 // from them. Objects are not strict: fields the spec does not show yet must not break a reading.
@@ -7,7 +7,7 @@ const isoDateTime = z.iso.datetime({ offset: true });
 const isoDate = z.iso.date();
 
 export const childSchema = z.object({
-  id: z.string().min(1),
+  id: z.string().check(z.minLength(1)),
   firstName: z.string(),
 });
 export type Child = z.infer<typeof childSchema>;
@@ -26,15 +26,15 @@ export const behaviorSchema = z.object({
 export type Behavior = z.infer<typeof behaviorSchema>;
 
 export const sessionSchema = z.object({
-  running: z.boolean().optional(),
-  endsAt: isoDateTime.nullish(),
-  minutes: z.number().int().optional(),
+  running: z.optional(z.boolean()),
+  endsAt: z.nullish(isoDateTime),
+  minutes: z.optional(z.int()),
 });
 export type Session = z.infer<typeof sessionSchema>;
 
 export const nextTierSchema = z.object({
-  pointsNeeded: z.number().int(),
-  unitsGain: z.number().int(),
+  pointsNeeded: z.int(),
+  unitsGain: z.int(),
 });
 export type NextTier = z.infer<typeof nextTierSchema>;
 
@@ -53,20 +53,20 @@ export const todayPayloadSchema = z.object({
   date: isoDate,
   isMyDay: z.literal(true),
   period: periodSchema,
-  points: z.number().int(),
-  maxPoints: z.number().int(),
-  minutesUnlocked: z.number().int(),
-  minutesConsumed: z.number().int(),
-  minutesRemaining: z.number().int(),
+  points: z.int(),
+  maxPoints: z.int(),
+  minutesUnlocked: z.int(),
+  minutesConsumed: z.int(),
+  minutesRemaining: z.int(),
   consumableToday: z.boolean(),
   mandatoryOk: z.boolean(),
   perfect: z.boolean(),
   frozen: z.boolean(),
   joker: z.boolean(),
-  nextTier: nextTierSchema.nullish(),
+  nextTier: z.nullish(nextTierSchema),
   behaviors: z.array(behaviorSchema),
-  session: sessionSchema.nullish(),
-  streakDays: z.number().int(),
+  session: z.nullish(sessionSchema),
+  streakDays: z.int(),
 });
 export type TodayPayload = z.infer<typeof todayPayloadSchema>;
 
@@ -74,30 +74,30 @@ export const todaySchema = z.discriminatedUnion("isMyDay", [todayPayloadSchema, 
 export type Today = z.infer<typeof todaySchema>;
 
 const eventCommon = {
-  id: z.string().min(1),
+  id: z.string().check(z.minLength(1)),
   at: isoDateTime,
   day: isoDate,
-  childId: z.string().min(1),
+  childId: z.string().check(z.minLength(1)),
 };
 
 export const behaviorValidatedSchema = z.object({
   ...eventCommon,
   type: z.literal("behavior_validated"),
-  behaviorId: z.string().nullable(),
-  label: z.string().nullable(),
+  behaviorId: z.nullable(z.string()),
+  label: z.nullable(z.string()),
 });
 
 export const sessionStartedSchema = z.object({
   ...eventCommon,
   type: z.literal("session_started"),
-  minutes: z.number().int(),
+  minutes: z.int(),
 });
 
 export const menuItemConsumedSchema = z.object({
   ...eventCommon,
   type: z.literal("menu_item_consumed"),
-  menuItemId: z.string().nullable(),
-  label: z.string().nullable(),
+  menuItemId: z.nullable(z.string()),
+  label: z.nullable(z.string()),
 });
 
 export const cheerSentSchema = z.object({
@@ -114,7 +114,9 @@ export const apiEventSchema = z.discriminatedUnion("type", [
 ]);
 export type ApiEvent = z.infer<typeof apiEventSchema>;
 export type ApiEventType = ApiEvent["type"];
-export const apiEventTypes: readonly ApiEventType[] = apiEventSchema.options.map((o) => o.shape.type.value);
+export const apiEventTypes: readonly ApiEventType[] = apiEventSchema.def.options.flatMap(
+  (o) => o.shape.type.def.values,
+);
 
 /**
  * The page as it travels: events stay unparsed here so that one event of a type this client does
@@ -123,12 +125,12 @@ export const apiEventTypes: readonly ApiEventType[] = apiEventSchema.options.map
  */
 export const rawEventsPageSchema = z.object({
   events: z.array(z.unknown()),
-  cursor: z.string().nullish(),
+  cursor: z.nullish(z.string()),
 });
 
 export const eventsPageSchema = z.object({
-  events: z.array(apiEventSchema).max(100),
-  cursor: z.string().nullable(),
+  events: z.array(apiEventSchema).check(z.maxLength(100)),
+  cursor: z.nullable(z.string()),
 });
 export type EventsPage = z.infer<typeof eventsPageSchema>;
 

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
-import type { z } from "zod";
 import type { DeliveryMoment } from "../engine/events-job.js";
 import { DEFAULT_HEARTBEAT_FILE } from "../health/heartbeat.js";
+import type * as z from "../zod.js";
 import { type BrokerSource, standaloneBroker } from "./broker-config.js";
 import { type BridgeOptions, optionsSchema } from "./options-schema.js";
 
@@ -180,7 +180,7 @@ function standaloneTarget(env: NodeJS.ProcessEnv, problems: string[]): HomeAssis
 }
 
 /** zod issues as `name: problem` lines a person can act on. */
-function describeIssues(error: z.ZodError, nameOf: (key: string) => string, raw: unknown): string[] {
+function describeIssues(error: z.core.$ZodError, nameOf: (key: string) => string, raw: unknown): string[] {
   return error.issues.map((issue) => {
     const [key, ...rest] = issue.path.map(String);
     const name = key === undefined ? "options" : `${nameOf(key)}${rest.length ? `[${rest.join(".")}]` : ""}`;

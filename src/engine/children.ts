@@ -11,6 +11,10 @@ const plainLetters: Record<string, string> = {
   þ: "th",
   ı: "i",
 };
+// Built from the keys rather than written out: esbuild writes strings in ASCII but leaves a regular
+// expression as it is, and one character beyond Latin-1 makes V8 hold the bridge's whole bundled
+// source at two bytes a character (1.4 MB instead of 0.7).
+const plainLetter = new RegExp(`[${Object.keys(plainLetters).join("")}]`, "g");
 
 /** Lower case without accents, so that "Léa", "lea" and "LEA" name the same child. */
 export function foldName(name: string): string {
@@ -18,7 +22,7 @@ export function foldName(name: string): string {
     .normalize("NFD")
     .replace(/\p{Diacritic}/gu, "")
     .toLowerCase()
-    .replace(/[øæœßđłþı]/g, (letter) => plainLetters[letter] ?? letter)
+    .replace(plainLetter, (letter) => plainLetters[letter] ?? letter)
     .trim();
 }
 

@@ -56,7 +56,9 @@ describe("config.yaml's options and the bridge's options schema", () => {
         break;
       case "list":
         // The values of the bridge's own enum, in its order.
-        expect(type.values).toEqual(optionsSchema.shape[key as "log_level" | "publish"].unwrap().options);
+        expect(type.values).toEqual(
+          optionsSchema.shape[key as "log_level" | "publish"].def.innerType.options,
+        );
         for (const value of type.values ?? []) expect(accepts(key, value)).toBe(true);
         expect(accepts(key, "loud")).toBe(false);
         break;

@@ -20,13 +20,13 @@ import { rawGet, startQuiet } from "./helpers.js";
 // every endpoint raw: each body must match the client's schemas, strictly (no unknown event
 // type, no extra field), and the figures must agree with the journal.
 
-const strictToday = todayPayloadSchema.strict();
-const strictCalmDay = calmDaySchema.strict();
+const strictToday = z.strictObject(todayPayloadSchema.shape);
+const strictCalmDay = z.strictObject(calmDaySchema.shape);
 const strictEvent = z.discriminatedUnion("type", [
-  behaviorValidatedSchema.strict(),
-  sessionStartedSchema.strict(),
-  menuItemConsumedSchema.strict(),
-  cheerSentSchema.strict(),
+  z.strictObject(behaviorValidatedSchema.shape),
+  z.strictObject(sessionStartedSchema.shape),
+  z.strictObject(menuItemConsumedSchema.shape),
+  z.strictObject(cheerSentSchema.shape),
 ]);
 const strictPage = z.strictObject({ events: z.array(strictEvent).max(100), cursor: z.string().nullable() });
 
@@ -79,7 +79,7 @@ async function checkToday(sim: ApiSimulator, token: string, childId: string) {
   expectJson(answer);
   if (childId === sim.children.unsynced.id) {
     expect(answer.status).toBe(409);
-    errorBodySchema.strict().parse(answer.json);
+    z.strictObject(errorBodySchema.shape).parse(answer.json);
     return;
   }
   expect(answer.status).toBe(200);

@@ -1,4 +1,7 @@
 import { execFile } from "node:child_process";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import type { Metafile } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -6,6 +9,8 @@ import { type BuiltBridge, buildBridgeApart } from "../support/built-bridge.js";
 
 // `npm run build` as the image's build stage runs it: what the bundle holds, and what each entry
 // loads before it runs a line. test/addon/built-bridge.test.ts runs it against Home Assistant.
+
+const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
 
 let built: BuiltBridge;
 
@@ -87,6 +92,29 @@ describe("npm run build", () => {
     // …and it is there for the MQTT mode to load: a chunk that src/ha/index.ts imports when needed.
     const everything = sourcesOf(metafile, Object.keys(metafile.outputs));
     expect(everything).toContain("src/ha/mqtt/mqtt-entities.ts");
+  });
+
+  it("takes zod's small build and its English messages only", () => {
+    // What the files hold (esbuild reads all of zod's locales, through an index, and keeps one).
+    const bundled = Object.values(built.metafile.outputs).flatMap((output) =>
+      Object.entries(output.inputs).flatMap(([source, input]) => (input.bytesInOutput > 0 ? [source] : [])),
+    );
+    const zodSources = [...new Set(bundled)].filter((source) => packageOf(source) === "zod");
+    expect(zodSources.filter((source) => source.includes("/v4/mini/")).length).toBeGreaterThan(0);
+    // Classic zod's schemas carry every method, so none of it can be left out (src/zod.ts).
+    expect(zodSources.filter((source) => source.includes("/v4/classic/"))).toEqual([]);
+    expect(zodSources.filter((source) => source.includes("/locales/"))).toEqual([
+      "node_modules/zod/v4/locales/en.js",
+    ]);
+  });
+
+  it("writes files of Latin-1 characters only, which V8 holds at one byte a character", async () => {
+    for (const file of Object.keys(built.metafile.outputs)) {
+      // The account names its files from the repository's root, as esbuild ran there.
+      const text = await readFile(join(repoRoot, file), "utf8");
+      const wide = [...text].filter((character) => (character.codePointAt(0) ?? 0) > 0xff);
+      expect(wide, file).toEqual([]);
+    }
   });
 
   it("gives the health check nothing but its own few lines", () => {
