@@ -47,7 +47,13 @@ export interface HaConnectionOptions {
  */
 async function ensureWebSocket(): Promise<void> {
   const { WebSocket } = await import("ws");
-  (globalThis as { WebSocket?: unknown }).WebSocket = WebSocket;
+  (globalThis as { WebSocket?: unknown }).WebSocket = class extends WebSocket {
+    // Without compression (ws offers it, and Home Assistant takes it): a pair of zlib streams held
+    // for the link's life, to shrink messages of a few hundred bytes on a local network.
+    constructor(address: string | URL, protocols?: string | string[]) {
+      super(address, protocols, { perMessageDeflate: false });
+    }
+  };
 }
 
 /**

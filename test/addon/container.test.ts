@@ -122,6 +122,12 @@ describe("the Dockerfile", () => {
     }
   }, 30_000);
 
+  it("runs node with the same flags as npm start, so that a standalone bridge is as lean", () => {
+    const command = execForm(withKeyword("CMD")[0]) as string[];
+    const { scripts } = JSON.parse(readText("package.json")) as { scripts: Record<string, string> };
+    expect(scripts.start).toBe(command.join(" "));
+  });
+
   it("is what config.yaml's init: false relies on (no second init, none missing)", () => {
     expect(readManifest().init).toBe(false);
     expect(execForm(withKeyword("ENTRYPOINT")[0])[0]).toBe("/sbin/tini");

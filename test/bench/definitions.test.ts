@@ -15,7 +15,13 @@ import { usageOf } from "./cost/usage.js";
 import { atMost, everyOne, withinOfBest } from "./goals/goal.js";
 import { goalsSection } from "./goals/summary.js";
 import { parseResidentMemory } from "./real/proc-stats.js";
-import { IMAGE_NODE_VERSION, imageFlags, imageFromRelease, type NodeRuntime } from "./real/runtimes.js";
+import {
+  IMAGE_NODE_VERSION,
+  imageFlags,
+  imageFromRelease,
+  type NodeRuntime,
+  startFlags,
+} from "./real/runtimes.js";
 import { markdownTable } from "./report/markdown.js";
 import { replaceReadmeBlock } from "./report/readme.js";
 import { BRIDGE_BUDGET_PER_MINUTE, restartsGoals } from "./restarts/goals.js";
@@ -161,6 +167,16 @@ describe("lean", () => {
       "--a=1",
       "--b",
     ]);
+  });
+
+  it("runs the machine's Node with the flags of npm start", () => {
+    expect(startFlags(JSON.stringify({ scripts: { start: "node --a=1 --b dist/src/main.js" } }))).toEqual([
+      "--a=1",
+      "--b",
+    ]);
+    expect(() => startFlags(JSON.stringify({ scripts: { start: "tsx src/main.ts" } }))).toThrow(
+      /does not run node/,
+    );
   });
 
   it("measures REST and MQTT on both runtimes, and REST without --lite-mode while the image has it", () => {

@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -17,18 +18,18 @@ export interface NodeRuntime {
 
 /**
  * The image's Node, from npm's `node` package (the same release the Dockerfile's FROM names:
- * definitions.test.ts checks the two agree). The image's flags are measured on that Node only: the
- * machine's Node stands for `npm start`, which runs node without flags.
+ * definitions.test.ts checks the two agree). The machine's Node stands for `npm start`, with its
+ * flags (the image's, test/addon/container.test.ts checks the two agree).
  */
 export const IMAGE_NODE_VERSION = "24.21.0";
 
-/** The Node this bench runs on (the machine's, as `npm start` uses it), without flags. */
+/** The Node this bench runs on (the machine's), with the flags `npm start` gives it. */
 export function machineNode(): NodeRuntime {
   return {
     label: `Node ${process.versions.node.split(".")[0]}`,
     execPath: process.execPath,
     version: process.version,
-    flags: [],
+    flags: startFlags(readFileSync(join(benchRoot, "package.json"), "utf8")),
     role: "the machine's, as `npm start` runs it",
   };
 }
@@ -58,6 +59,13 @@ export function imageFlags(dockerfile: string): string[] {
   if (!cmd) throw new Error("addon/Dockerfile has no CMD in exec form");
   const argv = JSON.parse(cmd) as string[];
   return argv.slice(1).filter((arg) => arg.startsWith("--"));
+}
+
+/** The node flags of package.json's start script (`node …flags dist/src/main.js`). */
+export function startFlags(packageJson: string): string[] {
+  const start = (JSON.parse(packageJson) as { scripts?: Record<string, string> }).scripts?.start;
+  if (!start?.startsWith("node ")) throw new Error("package.json's start script does not run node");
+  return start.split(/\s+/).filter((arg) => arg.startsWith("--"));
 }
 
 /** The Node release the Dockerfile's FROM names (`node:24.21-alpine3.23` → `24.21`). */
