@@ -17,13 +17,13 @@ async function budgetWith(sent: number, random = seededRandom(3)) {
 }
 
 describe("the rate budget on a shared token (fake clock)", () => {
-  it("takes what had fitted when a 429 comes, less a margin of two for the other client, and never less than a floor", async () => {
+  it("takes what had fitted when a 429 comes, less a margin of three for the other client, and never less than a floor", async () => {
     const time = VirtualTime.install("2026-11-23T10:00:00Z");
     try {
       const budget = await budgetWith(12);
       expect(budget.allowance()).toBe(28);
       budget.pauseAfterRateLimit(undefined);
-      expect(budget.allowance()).toBe(9);
+      expect(budget.allowance()).toBe(8);
       const lonely = await budgetWith(2);
       lonely.pauseAfterRateLimit(undefined);
       expect(lonely.allowance()).toBe(4);
@@ -72,16 +72,16 @@ describe("the rate budget on a shared token (fake clock)", () => {
     try {
       const budget = await budgetWith(10);
       budget.pauseAfterRateLimit(undefined);
-      expect(budget.allowance()).toBe(7);
+      expect(budget.allowance()).toBe(6);
       // The other client's refusals are not the bridge's to see: it takes no more than what fitted.
       await time.advance(SHARE_HOLDS_MS - MINUTE);
+      expect(budget.allowance()).toBe(6);
+      await time.advance(MINUTE);
+      expect(budget.allowance()).toBe(7);
+      await time.advance(MINUTE);
       expect(budget.allowance()).toBe(7);
       await time.advance(MINUTE);
       expect(budget.allowance()).toBe(8);
-      await time.advance(MINUTE);
-      expect(budget.allowance()).toBe(8);
-      await time.advance(MINUTE);
-      expect(budget.allowance()).toBe(9);
       // A probe that a refusal ends: the share it showed holds again for half an hour.
       (await budget.acquire())();
       budget.pauseAfterRateLimit(undefined);
@@ -112,12 +112,12 @@ describe("the rate budget on a shared token (fake clock)", () => {
       // A new process on the same data directory: not the full 28 again, not all at once.
       const reopened = RequestLog.open({ dataDir: dir, keepMs: 120_000 });
       const restarted = new RateBudget({ history: reopened, random: seededRandom(4) });
-      expect(restarted.allowance()).toBe(7);
+      expect(restarted.allowance()).toBe(6);
       (await restarted.acquire())();
-      expect(restarted.waitMs()).toBeGreaterThan((MINUTE / 7) * (1 - PACING_JITTER) - 1);
+      expect(restarted.waitMs()).toBeGreaterThan((MINUTE / 6) * (1 - PACING_JITTER) - 1);
       // And it grows back on the same clock as if it had not restarted.
       await time.advance(SHARE_HOLDS_MS - 10 * MINUTE);
-      expect(restarted.allowance()).toBe(8);
+      expect(restarted.allowance()).toBe(7);
       reopened.close();
     } finally {
       time.uninstall();
@@ -147,15 +147,15 @@ describe("the rate budget on a shared token (fake clock)", () => {
         const inWindow = sent.filter((r) => r.at > request.at - MINUTE && r.at <= request.at).length;
         expect(inWindow).toBeLessThanOrEqual(request.allowance);
       }
-      // Never a burst: each request about a seventh of a minute after the one before, not all alike.
+      // Never a burst: each request about a sixth of a minute after the one before, not all alike.
       const gaps = sent.slice(1).map((r, i) => r.at - (sent[i] as (typeof sent)[number]).at);
-      const even = MINUTE / 7;
-      const held = gaps.slice(0, 200).filter((_, i) => (sent[i + 1]?.allowance ?? 0) === 7);
+      const even = MINUTE / 6;
+      const held = gaps.slice(0, 200).filter((_, i) => (sent[i + 1]?.allowance ?? 0) === 6);
       expect(Math.min(...held)).toBeGreaterThanOrEqual(Math.floor(even * (1 - PACING_JITTER)));
       expect(Math.max(...held)).toBeLessThanOrEqual(Math.ceil(even * (1 + PACING_JITTER)) + 1);
       expect(new Set(held.map((g) => Math.round(g / 100))).size).toBeGreaterThan(5);
       // It grew back once the share had held half an hour, one request at a time.
-      expect(sent.at(-1)?.allowance).toBeGreaterThan(7);
+      expect(sent.at(-1)?.allowance).toBeGreaterThan(6);
     } finally {
       time.uninstall();
     }
