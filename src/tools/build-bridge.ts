@@ -14,6 +14,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build, type Metafile } from "esbuild";
 import { EXIT_FAILURE, EXIT_OK } from "../exit-codes.js";
+import { bundleStandIns } from "./bundle-stand-ins.js";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -28,7 +29,7 @@ const ENTRY_POINTS = {
 
 // Some bundled packages are CommonJS and use what Node gives CommonJS files only: require() for
 // Node's own modules, and __filename (write-file-atomic names its temporary files with it).
-const COMMONJS_GLOBALS = [
+export const COMMONJS_GLOBALS = [
   'import { createRequire as bundleCreateRequire } from "node:module";',
   'import { fileURLToPath as bundleFileURLToPath } from "node:url";',
   "const require = bundleCreateRequire(import.meta.url);",
@@ -59,6 +60,8 @@ export async function buildBridge(outdir: string = DEFAULT_OUTDIR): Promise<Meta
     minifySyntax: true,
     metafile: true,
     logLevel: "warning",
+    // Node's modules that packages require for what the bridge never does (bundle-stand-ins.ts).
+    plugins: [bundleStandIns()],
   });
   return result.metafile;
 }

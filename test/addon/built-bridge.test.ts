@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdtemp } from "node:fs/promises";
+import { mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -63,6 +63,16 @@ async function startBuilt(env: Record<string, string>): Promise<{ run: BridgePro
   return { run, heartbeat };
 }
 
+/**
+ * Node options that make the bridge write, as it exits, which of Node's own modules it loaded
+ * (process.moduleLoadList: `NativeModule http`, …) to `file`.
+ */
+function recordLoadedModules(file: string): Record<string, string> {
+  const script = `import { writeFileSync } from "node:fs";
+process.on("exit", () => writeFileSync(${JSON.stringify(file)}, JSON.stringify(process.moduleLoadList)));`;
+  return { NODE_OPTIONS: `--import=data:text/javascript,${encodeURIComponent(script)}` };
+}
+
 /** A fact recorded in the app now, and Home Assistant's bus event for it once it arrives. */
 async function factReachesAutomations(cheer: Cheer) {
   const fact = sim.addEvent(sim.children.ordinary.id, { type: "cheer_sent", cheer });
@@ -79,7 +89,11 @@ const holdsNumber = (state: { state: string }) =>
 
 describe(`the bundle the image runs, on Home Assistant ${version}`, () => {
   it("publishes states and delivers a fact over REST, healthy while it runs", async () => {
-    const { run, heartbeat } = await startBuilt({ REWARD_FACTS_PUBLISH: "rest" });
+    const loadedFile = join(await mkdtemp(join(tmpdir(), "rf-built-modules-")), "loaded.json");
+    const { run, heartbeat } = await startBuilt({
+      REWARD_FACTS_PUBLISH: "rest",
+      ...recordLoadedModules(loadedFile),
+    });
     await ha.waitForState(STATUS_ENTITY_ID, "ok", { timeoutMs: 60_000 });
     expect(
       Number((await ha.waitForState(minutes, holdsNumber, { timeoutMs: 60_000 })).state),
@@ -95,6 +109,15 @@ describe(`the bundle the image runs, on Home Assistant ${version}`, () => {
     expect(await run.stop()).toBe(0);
     expect(run.text()).not.toContain(sim.tokens.household);
     expect(run.text()).not.toContain(ha.token);
+    // Nothing of Node's that this mode does not use: the bundle's stand-ins (bundle-stand-ins.ts)
+    // keep undici's HTTP/2, pino's worker threads and ws's compression and TLS out, on http:// here.
+    const loaded = (JSON.parse(await readFile(loadedFile, "utf8")) as string[])
+      .filter((entry) => entry.startsWith("NativeModule "))
+      .map((entry) => entry.slice("NativeModule ".length));
+    expect(loaded).toContain("http");
+    expect(
+      loaded.filter((name) => ["http2", "tls", "https", "zlib", "worker_threads"].includes(name)),
+    ).toEqual([]);
   }, 180_000);
 
   it("registers its entities and delivers a fact over MQTT", async () => {
