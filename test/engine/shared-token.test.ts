@@ -108,7 +108,9 @@ describe("beside another client on the same token (fake clock)", () => {
 
   it("leaves the other client its busiest minute, three requests above what it had when the 429 came", async () => {
     const { current } = await besideOtherClient(3);
-    // Within the half hour the learnt share holds; the probes for more come after it.
+    // Within the half hour the learnt share holds. The probes for more that come after it take
+    // some of this client's requests until a refusal falls on the bridge's own (it cannot see the
+    // other's), so they are not what this case is about.
     const { produced, delivered } = await busyEvening(current, 25);
 
     const learnt = Date.parse(START) + 5 * MINUTE;
