@@ -1,7 +1,7 @@
 import { execFile } from "node:child_process";
-import { mkdtemp, readFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { childEntityId, STATUS_ENTITY_ID } from "../../src/ha/entity-names.js";
@@ -111,7 +111,9 @@ describe(`the bundle the image runs, on Home Assistant ${version}`, () => {
     expect(run.text()).not.toContain(ha.token);
     // Nothing of Node's that this mode does not use: the bundle's stand-ins (bundle-stand-ins.ts)
     // keep undici's HTTP/2, pino's worker threads and ws's compression and TLS out, on http:// here.
-    const loaded = (JSON.parse(await readFile(loadedFile, "utf8")) as string[])
+    const recorded = await readFile(loadedFile, "utf8");
+    await rm(dirname(loadedFile), { recursive: true, force: true });
+    const loaded = (JSON.parse(recorded) as string[])
       .filter((entry) => entry.startsWith("NativeModule "))
       .map((entry) => entry.slice("NativeModule ".length));
     expect(loaded).toContain("http");

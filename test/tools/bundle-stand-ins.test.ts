@@ -27,15 +27,8 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "rf-stand-ins-"));
   // A certificate of its own for 127.0.0.1, as a Home Assistant behind TLS on a home network has.
   const [key, cert] = [join(dir, "key.pem"), join(dir, "cert.pem")];
-  await run(
-    "openssl",
-    ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1"].concat([
-      "-keyout",
-      key,
-      "-out",
-      cert,
-    ]),
-  );
+  const subject = ["-subj", "/CN=127.0.0.1", "-keyout", key, "-out", cert];
+  await run("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", ...subject]);
   server = createServer({ key: await readFile(key), cert: await readFile(cert) });
   const sockets = new WebSocketServer({ server });
   sockets.on("connection", (socket) => socket.on("message", (data) => socket.send(`pong ${String(data)}`)));
