@@ -25,10 +25,10 @@ const MIN_ALLOWANCE = 4;
  * 23 of the other's fit beside the bridge's 7.
  */
 const OTHER_CLIENT_MARGIN = 3;
-/** Once SHARE_HOLDS_MS have passed without a 429, the allowance grows one request this often. */
+/** Once the share has held, the allowance grows one request this often. */
 const INCREASE_EVERY_MS = 2 * 60_000;
 /**
- * How long the share the token left at the last 429 holds: the allowance grows past it only after
+ * How long the share the token left at a first 429 holds: the allowance grows past it only after
  * this long without a 429. The other client's refusals are not the bridge's to see: side by side
  * with `rest` sensors, whose 20 requests come in one burst a minute, a bridge that spread its
  * requests evenly and grew one request every two calm minutes took the last of those 20: ten 429s
@@ -38,6 +38,16 @@ const INCREASE_EVERY_MS = 2 * 60_000;
  */
 export const SHARE_HOLDS_MS = 30 * 60_000;
 /**
+ * The longest a share holds. A try for more that a 429 ends shows the other client is still there,
+ * and each try can cost it a few requests before a refusal falls on the bridge's own (3 each in
+ * the fake-clock case of a `rest`-like client whose busiest minute is above its usual one, a try
+ * every 36 minutes): so each such try doubles the hold, up to this. Once the bridge has had the
+ * whole token back (the other client gone), the next 429 starts again from SHARE_HOLDS_MS. Four
+ * hours: a bridge whose other client has gone waits at most that long before it takes the token
+ * back, and a client that stays loses a few requests every four hours rather than every half hour.
+ */
+export const LONGEST_HOLD_MS = 4 * 60 * 60_000;
+/**
  * While the token is shared, requests leave about window ÷ allowance apart, each gap drawn within
  * ±this fraction. Spread, so that a window never holds a burst (the slots a burst takes free
  * together one window later, and the burst repeats, every minute: a busy child's journal, however
@@ -46,6 +56,11 @@ export const SHARE_HOLDS_MS = 30 * 60_000;
  * the bridge's own requests, not always on the other client's burst, and the bridge hears of it.
  */
 export const PACING_JITTER = 0.25;
+/** How long a share holds (SHARE_HOLDS_MS for one written before holds grew). */
+function holdOf(share: TokenShare): number {
+  return share.holdMs ?? SHARE_HOLDS_MS;
+}
+
 /** The first pause after a 429 without Retry-After; doubled for each 429 in a row, up to the window. */
 const FIRST_PAUSE_MS = 5_000;
 
@@ -134,9 +149,10 @@ export class RateBudget {
   allowance(now: number = Date.now()): number {
     if (!this.#share) return this.perWindow;
     const held = now - this.#share.at;
-    if (held < SHARE_HOLDS_MS) return this.#share.allowance;
+    const holdMs = holdOf(this.#share);
+    if (held < holdMs) return this.#share.allowance;
     // Additive increase once the share has held: one request more at once, then every INCREASE_EVERY_MS.
-    const increases = 1 + Math.floor((held - SHARE_HOLDS_MS) / INCREASE_EVERY_MS);
+    const increases = 1 + Math.floor((held - holdMs) / INCREASE_EVERY_MS);
     return Math.min(this.perWindow, this.#share.allowance + increases);
   }
 
@@ -172,8 +188,8 @@ export class RateBudget {
    * After a 429, another client uses the token too. What the API allows was full with what the
    * bridge sent in the window: the bridge allows itself one less from now on, and
    * OTHER_CLIENT_MARGIN less again (never below a floor), the share the token leaves it, and from
-   * then on spreads its requests over the window (PACING_JITTER). Once that share has held for
-   * SHARE_HOLDS_MS, it grows back by one request every two calm minutes. Nothing leaves until the
+   * then on spreads its requests over the window (PACING_JITTER). Once that share has held
+   * (#shareShown), it grows back by one request every two calm minutes. Nothing leaves until the
    * API's delay, or, when it gave none, a short pause that doubles with each 429 in a row,
    * jittered so that two clients never fall into step.
    */
@@ -183,15 +199,36 @@ export class RateBudget {
     const sent = this.#requests.filter((r) => r.sentAt > now - this.windowMs).length;
     const previous = this.#share?.at ?? Number.NEGATIVE_INFINITY;
     this.#streak = now - previous < this.windowMs ? this.#streak + 1 : 1;
-    this.#share = {
-      allowance: Math.max(MIN_ALLOWANCE, Math.min(this.allowance(now), sent - 1 - OTHER_CLIENT_MARGIN)),
-      at: now,
-    };
+    this.#share = this.#shareShown(sent, now);
     this.#history?.shared(this.#share);
     const base = Math.min(this.windowMs, FIRST_PAUSE_MS * 2 ** (this.#streak - 1));
     const pause = retryAfterMs ?? base * (0.5 + this.#random() * 0.5);
     this.#pausedUntil = Math.max(this.#pausedUntil, now + pause);
     this.#history?.paused(this.#pausedUntil);
+  }
+
+  /**
+   * The share a 429 at `now` shows, with `sent` requests in the window: what fitted, less one and
+   * OTHER_CLIENT_MARGIN, holding SHARE_HOLDS_MS. When the 429 ends a try for more, the other
+   * client is still there and the try took some of its requests before the refusal fell on the
+   * bridge's (what fitted then was more than it leaves in its busiest minute): back to the share
+   * that held, at most, and holding twice as long (LONGEST_HOLD_MS at most). A 429 while a share
+   * holds (the other client busier) keeps that hold; one after the bridge had the whole token
+   * back comes from a client new to it, and starts again.
+   */
+  #shareShown(sent: number, now: number): TokenShare {
+    let allowance = Math.min(this.allowance(now), sent - 1 - OTHER_CLIENT_MARGIN);
+    let holdMs = SHARE_HOLDS_MS;
+    const last = this.#share;
+    if (last && this.allowance(now) < this.perWindow) {
+      const lastHold = holdOf(last);
+      if (now - last.at < lastHold) holdMs = lastHold;
+      else {
+        allowance = Math.min(allowance, last.allowance);
+        holdMs = Math.min(LONGEST_HOLD_MS, 2 * lastHold);
+      }
+    }
+    return { allowance: Math.max(MIN_ALLOWANCE, allowance), at: now, holdMs };
   }
 
   isPaused(now: number = Date.now()): boolean {

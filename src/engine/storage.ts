@@ -46,6 +46,11 @@ export interface TokenShare {
   allowance: number;
   /** When the 429 came (epoch ms). */
   at: number;
+  /**
+   * How long the share holds before the bridge tries for more; missing in a share written before
+   * tries could be spaced out, read as the first hold.
+   */
+  holdMs?: number;
 }
 
 /**

@@ -18,7 +18,8 @@ const REWRITE_AFTER = 200;
  * times within a minute (a crash loop) still counts what it already sent: the API's limit is per
  * token, not per process. And the share of the token the last 429 showed, so that a restarted
  * bridge does not take the other client's requests again. Lines: `s<sentAt>`,
- * `e<sentAt> <settledAt>`, `p<until>`, `a<at> <allowance>` (epoch ms). Written like the
+ * `e<sentAt> <settledAt>`, `p<until>`, `a<at> <allowance> <holdMs>` (epoch ms; a share written
+ * before holds could grow has no `<holdMs>`). Written like the
  * delivered-events log, one synchronous append each, safe against a kill; not forced to disk one
  * by one, since after a power cut more than a minute has passed anyway.
  */
@@ -68,7 +69,7 @@ export class RequestLog implements RequestHistory {
   }
 
   shared(share: TokenShare): void {
-    this.#append(`a${share.at} ${share.allowance}`);
+    this.#append(shareLine(share));
     this.#share = { ...share };
   }
 
@@ -89,7 +90,7 @@ export class RequestLog implements RequestHistory {
   }
 
   #replay(line: string): void {
-    const match = /^([sepa])(\d+)(?: (\d+))?$/.exec(line);
+    const match = /^([sepa])(\d+)(?: (\d+))?(?: (\d+))?$/.exec(line);
     if (!match) return;
     const first = Number(match[2]);
     if (match[1] === "s") this.#requests.set(first, { sentAt: first });
@@ -98,7 +99,11 @@ export class RequestLog implements RequestHistory {
     else if (match[1] === "p") this.#pausedUntil = Math.max(this.#pausedUntil, first);
     // The last share written is the one that holds.
     else if (match[1] === "a" && match[3] !== undefined)
-      this.#share = { at: first, allowance: Number(match[3]) };
+      this.#share = {
+        at: first,
+        allowance: Number(match[3]),
+        ...(match[4] === undefined ? {} : { holdMs: Number(match[4]) }),
+      };
   }
 
   #rewrite(): void {
@@ -108,7 +113,12 @@ export class RequestLog implements RequestHistory {
     );
     if (this.#pausedUntil > this.#now()) lines.push(`p${this.#pausedUntil}`);
     // One line, kept while the bridge runs on this data directory: the budget knows when it expires.
-    if (this.#share) lines.push(`a${this.#share.at} ${this.#share.allowance}`);
+    if (this.#share) lines.push(shareLine(this.#share));
     this.#log.rewrite(lines);
   }
+}
+
+function shareLine(share: TokenShare): string {
+  const line = `a${share.at} ${share.allowance}`;
+  return share.holdMs === undefined ? line : `${line} ${share.holdMs}`;
 }

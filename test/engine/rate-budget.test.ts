@@ -99,6 +99,59 @@ describe("the rate budget on a shared token (fake clock)", () => {
     }
   });
 
+  it("spaces out its tries for more: each that a 429 ends holds the share twice as long, up to four hours", async () => {
+    const time = VirtualTime.install("2026-11-23T10:00:00Z");
+    try {
+      const budget = await budgetWith(10);
+      budget.pauseAfterRateLimit(undefined);
+      /** How long the share holds, from the 429 that showed it until the allowance first grows. */
+      const hold = async () => {
+        const from = Date.now();
+        const share = budget.allowance();
+        while (budget.allowance() === share) await time.advance(MINUTE);
+        return (Date.now() - from) / MINUTE;
+      };
+      const holds: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        holds.push(await hold());
+        // A try for more, and a refusal ends it: the other client is still there.
+        (await budget.acquire())();
+        budget.pauseAfterRateLimit(undefined);
+      }
+      expect(holds).toEqual([30, 60, 120, 240, 240]);
+      // The other client gone: the bridge grows back to the whole token. A 429 after that comes
+      // from a client new to it, and holds half an hour again.
+      while (budget.allowance() < 28) await time.advance(2 * MINUTE);
+      (await budget.acquire())();
+      budget.pauseAfterRateLimit(undefined);
+      expect(await hold()).toBe(30);
+    } finally {
+      time.uninstall();
+    }
+  });
+
+  it("falls back to the share that held when a 429 ends a try for more, though more had fitted", async () => {
+    const time = VirtualTime.install("2026-11-23T10:00:00Z");
+    try {
+      const budget = await budgetWith(10);
+      budget.pauseAfterRateLimit(undefined);
+      expect(budget.allowance()).toBe(6);
+      await time.advance(SHARE_HOLDS_MS + 10 * MINUTE);
+      expect(budget.allowance()).toBe(12);
+      // The try had grown to 12 a minute before the refusal fell on the bridge: that many had
+      // fitted, but only because the other client's own requests were refused.
+      for (let i = 0; i < 12; i++) {
+        await time.advance(budget.waitMs());
+        (await budget.acquire())();
+      }
+      expect(budget.usedInWindow()).toBeGreaterThanOrEqual(11);
+      budget.pauseAfterRateLimit(undefined);
+      expect(budget.allowance()).toBe(6);
+    } finally {
+      time.uninstall();
+    }
+  });
+
   it("keeps to the share across a restart of the bridge, spread over the window", async () => {
     const time = VirtualTime.install("2026-11-23T10:00:00Z");
     const dir = await mkdtemp(join(tmpdir(), "rf-budget-"));

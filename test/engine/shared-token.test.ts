@@ -129,4 +129,30 @@ describe("beside another client on the same token (fake clock)", () => {
     expect(produced.filter((p) => !deliveredIds.includes(p.id))).toEqual([]);
     expect(new Set(deliveredIds).size).toBe(deliveredIds.length);
   });
+  it("tries for more ever more rarely while the other client stays, and costs it requests only while it tries", async () => {
+    const { current } = await besideOtherClient(3);
+    const { produced, delivered } = await busyEvening(current, 6 * 60);
+
+    const learnt = Date.parse(START) + 5 * MINUTE;
+    const served = current.sim.requests.filter((r) => r.at >= learnt);
+    const other = served.filter((r) => r.userAgent === OTHER_AGENT);
+    const refusedAt = (requests: typeof served) => requests.filter((r) => r.status === 429).map((r) => r.at);
+    // Each try a 429 ends holds the share twice as long as the last: tries after half an hour, one
+    // hour, two hours (then four), where a try every half hour would have made eleven.
+    const tries = refusedAt(served.filter((r) => r.userAgent !== OTHER_AGENT));
+    expect(tries).toHaveLength(3);
+    const [first, second] = gaps(tries);
+    expect(second).toBeGreaterThan(1.5 * (first as number));
+    // The other client loses requests only during a try (from ten minutes before the 429 that ends
+    // it until the try's requests have left the API's window), never after: the share the bridge
+    // falls back to is the one that held.
+    const lost = refusedAt(other);
+    const duringTry = (at: number) => tries.some((end) => at > end - 10 * MINUTE && at <= end + MINUTE);
+    expect(lost.filter((at) => !duringTry(at))).toEqual([]);
+    expect(lost.length).toBeLessThanOrEqual(25);
+    // Still every fact, once.
+    const deliveredIds = new Set(delivered.map((e) => e.event.id));
+    expect(produced.filter((p) => !deliveredIds.has(p.id))).toEqual([]);
+    expect(deliveredIds.size).toBe(delivered.length);
+  }, 120_000);
 });

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile } from "node:fs/promises";
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -33,7 +33,7 @@ describe("RequestLog", () => {
     expect(log.load().share).toBeUndefined();
     log.shared({ allowance: 12, at: now });
     now += 5_000;
-    log.shared({ allowance: 10, at: now });
+    log.shared({ allowance: 10, at: now, holdMs: 3_600_000 });
     // Enough requests after it for the file to be rewritten, long after the requests' horizon.
     for (let i = 0; i < 500; i++) {
       now += 2_000;
@@ -41,8 +41,16 @@ describe("RequestLog", () => {
     }
     log.close();
     const again = RequestLog.open({ dataDir: dir, keepMs: 120_000, now: () => now });
-    expect(again.load().share).toEqual({ allowance: 10, at: 1_005_000 });
+    expect(again.load().share).toEqual({ allowance: 10, at: 1_005_000, holdMs: 3_600_000 });
     again.close();
+  });
+
+  it("reads a share written before holds could grow, without its hold", async () => {
+    const dir = await dataDir();
+    await writeFile(join(dir, REQUEST_LOG_FILE), "a1000000 7\n");
+    const log = RequestLog.open({ dataDir: dir, keepMs: 120_000, now: () => 1_000_000 });
+    expect(log.load().share).toEqual({ allowance: 7, at: 1_000_000 });
+    log.close();
   });
 
   it("drops what no longer matters and stays small", async () => {
