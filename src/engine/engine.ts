@@ -338,7 +338,7 @@ export class Engine {
     const cadence = cadenceFor(active, { ...this.#o, budgetPerMinute });
     const context = { children: active, demandPerMinute: cadence.demandPerMinute, budgetPerMinute };
     if (shared && this.#cadenceAllowance < previous) {
-      // Logged when it shrinks only: it grows back slowly, after half an hour (rate-budget.ts).
+      // Logged when it shrinks only: it grows back slowly, once the share has held (rate-budget.ts).
       this.#o.logger.info(
         context,
         "another client uses the token: the bridge takes less of it, intervals follow",
