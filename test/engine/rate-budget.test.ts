@@ -152,7 +152,7 @@ describe("the rate budget on a shared token (fake clock)", () => {
     }
   });
 
-  it("keeps to the share across a restart of the bridge, spread over the window", async () => {
+  it("keeps to the share and its hold across a restart of the bridge, spread over the window", async () => {
     const time = VirtualTime.install("2026-11-23T10:00:00Z");
     const dir = await mkdtemp(join(tmpdir(), "rf-budget-"));
     try {
@@ -171,7 +171,18 @@ describe("the rate budget on a shared token (fake clock)", () => {
       // And it grows back on the same clock as if it had not restarted.
       await time.advance(SHARE_HOLDS_MS - 10 * MINUTE);
       expect(restarted.allowance()).toBe(7);
+      // A try that a refusal ends: the next hold, an hour, outlives a restart too.
+      (await restarted.acquire())();
+      restarted.pauseAfterRateLimit(undefined);
       reopened.close();
+      const again = RequestLog.open({ dataDir: dir, keepMs: 120_000 });
+      const later = new RateBudget({ history: again, random: seededRandom(5) });
+      const share = later.allowance();
+      await time.advance(2 * SHARE_HOLDS_MS - MINUTE);
+      expect(later.allowance()).toBe(share);
+      await time.advance(MINUTE);
+      expect(later.allowance()).toBe(share + 1);
+      again.close();
     } finally {
       time.uninstall();
       await rm(dir, { recursive: true, force: true });
