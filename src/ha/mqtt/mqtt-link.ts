@@ -33,6 +33,22 @@ export class BrokerUnavailableError extends Error {
   override name = "BrokerUnavailableError";
 }
 
+/**
+ * Where the broker listens, as MQTT.js's options. Given the URL itself, MQTT.js reads it with
+ * url.parse(), which Node 24 reports as deprecated on standard error at every start (DEP0169):
+ * a warning in the add-on's log that nothing the user does can mend. Read here with WHATWG's URL.
+ */
+export function brokerEndpoint(url: string): Pick<IClientOptions, "protocol" | "host" | "port"> {
+  const address = new URL(url);
+  return {
+    protocol: address.protocol === "mqtts:" ? "mqtts" : "mqtt",
+    // An IPv6 address without its brackets, as a socket takes it.
+    host: address.hostname.replace(/^\[(.*)\]$/, "$1"),
+    // Without one, MQTT.js takes the protocol's own (1883, or 8883 over TLS).
+    ...(address.port ? { port: Number(address.port) } : {}),
+  };
+}
+
 // CONNACK codes of a refused login: MQTT 3.1.1 (4, 5) and MQTT 5 (134, 135).
 const REFUSED_CODES = new Set([4, 5, 134, 135]);
 
@@ -82,7 +98,7 @@ export class MqttLink {
       will: { topic: BRIDGE_AVAILABILITY, payload: Buffer.from("offline"), qos: 1, retain: true },
     };
     // Not connectAsync: it gives up on a broker that is not there yet; this waits for it.
-    const client = connect(broker.url, options);
+    const client = connect({ ...brokerEndpoint(broker.url), ...options });
     this.#client = client;
     client.on("connect", () => void this.#onConnect());
     client.on("close", () => {

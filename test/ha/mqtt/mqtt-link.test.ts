@@ -1,6 +1,8 @@
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 import { connectAsync } from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BrokerRefusedError, MqttLink } from "../../../src/ha/mqtt/mqtt-link.js";
+import { BrokerRefusedError, brokerEndpoint, MqttLink } from "../../../src/ha/mqtt/mqtt-link.js";
 import { BRIDGE_AVAILABILITY } from "../../../src/ha/mqtt/topics.js";
 import { LogCollector } from "../../support/engine-rig.js";
 import { type MosquittoBroker, startMosquitto } from "../../support/mosquitto.js";
@@ -71,5 +73,41 @@ describe("the MQTT link against Mosquitto", () => {
     expect((refused as Error).message).toMatch(/refused the bridge's credentials/);
     expect((refused as Error).message).not.toContain("wrong-password-123");
     await link.close();
+  });
+
+  it("connects without a deprecation warning on standard error (Node 24 reports url.parse)", async () => {
+    // A process of its own, as the bridge is; --pending-deprecation makes Node 20 report what
+    // Node 24 reports anyway.
+    const link = new URL("../../../src/ha/mqtt/mqtt-link.ts", import.meta.url).href;
+    const script = [
+      `const { MqttLink } = await import(${JSON.stringify(link)});`,
+      `const link = new MqttLink({ broker: ${JSON.stringify({ url: broker.url, ...user })},`,
+      "  logger: { info() {}, warn() {}, error() {}, debug() {} }, onHomeAssistantOnline() {} });",
+      "await link.open(); await link.close(); console.log('connected');",
+    ].join("\n");
+    const { stdout, stderr } = await promisify(execFile)(
+      process.execPath,
+      ["--pending-deprecation", "--import", "tsx", "--input-type=module", "-e", script],
+      { timeout: 30_000 },
+    );
+    expect(stdout.trim()).toBe("connected");
+    expect(stderr).not.toMatch(/DeprecationWarning/);
+  }, 60_000);
+});
+
+describe("the broker's address", () => {
+  it("is read with WHATWG's URL: protocol, host (an IPv6 one without brackets) and port", () => {
+    expect(brokerEndpoint("mqtt://192.168.1.10:1883")).toEqual({
+      protocol: "mqtt",
+      host: "192.168.1.10",
+      port: 1883,
+    });
+    expect(brokerEndpoint("mqtts://[fd00::1]:8884")).toEqual({
+      protocol: "mqtts",
+      host: "fd00::1",
+      port: 8884,
+    });
+    // No port: MQTT.js takes the protocol's own.
+    expect(brokerEndpoint("mqtt://core-mosquitto")).toEqual({ protocol: "mqtt", host: "core-mosquitto" });
   });
 });
