@@ -14,7 +14,7 @@ import type { EngineStatus, Sink, UnavailableReason } from "./sink.js";
 import { sleep } from "./sleep.js";
 import type { CursorStore, DeliveryLedger } from "./storage.js";
 import { readToday, type TodayJobContext } from "./today-job.js";
-import { pullTodayForward, type Track } from "./track.js";
+import { noteFactsRead, type Track } from "./track.js";
 
 export interface EngineOptions {
   reader: ApiReader;
@@ -278,7 +278,10 @@ export class Engine {
             this.#planEvents(track, job.due);
           }
           // A new fact means today's state has changed since it: read it now, before routine polls.
-          if (outcome.firstFactAt !== undefined) pullTodayForward(track, Date.now(), outcome.firstFactAt);
+          if (outcome.firstFactAt !== undefined && outcome.lastFactAt !== undefined)
+            noteFactsRead(track, outcome.firstFactAt, outcome.lastFactAt, Date.now());
+          // The backlog's next page, once the jobs already due have had their turn.
+          if (outcome.more) track.eventsDue = Date.now() + NEXT_PAGE_AFTER_MS;
           break;
         }
         case "today": {
@@ -460,6 +463,12 @@ export class Engine {
     await this.#o.sink.publishStatus(status);
   }
 }
+
+/**
+ * When a backlog's next page is due: just after now, so that every job due by now goes first (at
+ * the first start, all of them are due at once).
+ */
+const NEXT_PAGE_AFTER_MS = 1;
 
 function round2(x: number): number {
   return Math.round(x * 100) / 100;

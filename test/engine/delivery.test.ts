@@ -35,7 +35,13 @@ describe("every journal fact exactly once", () => {
       },
     });
     const { ordinary } = rig.sim.children;
-    await rig.time.until(() => rig?.sink.eventIdsOf(ordinary.id).length === 1_000, 2 * MINUTE);
+    await rig.time.until(
+      () =>
+        rig !== undefined &&
+        rig.sink.eventIdsOf(ordinary.id).length === 1_000 &&
+        eventsPolls(rig, ordinary.id).length >= 11,
+      2 * MINUTE,
+    );
 
     expect(rig.sink.eventIdsOf(ordinary.id)).toEqual(rig.sim.journal(ordinary.id).map((e) => e.id));
     // 10 full pages and one that shows the end, back to back: no waiting 30 s between pages.
@@ -43,6 +49,40 @@ describe("every journal fact exactly once", () => {
     expect(polls.length).toBeGreaterThanOrEqual(11);
     expect((polls[10]?.at ?? 0) - (polls[0]?.at ?? 0)).toBeLessThan(30_000);
     expect(rig.served().filter((r) => r.status === 429)).toEqual([]);
+  });
+
+  it("reads every child's today, and every journal, before the rest of one child's long backlog", async () => {
+    rig = await EngineRig.start({
+      start: "2026-11-21T15:00:00Z",
+      prepare: (sim) => {
+        const { ordinary } = sim.children;
+        for (let i = 0; i < 10; i++) sim.addEvents(ordinary.id, 100, { at: `2026-11-21T0${i}:30:00Z` });
+        return {};
+      },
+    });
+    const { ordinary, custody, unsynced } = rig.sim.children;
+    await rig.time.until(() => rig?.sink.eventIdsOf(ordinary.id).length === 1_000, 2 * MINUTE);
+    expect(rig.sink.eventIdsOf(ordinary.id)).toEqual(rig.sim.journal(ordinary.id).map((e) => e.id));
+
+    const paths = rig.served().map((r) => r.path);
+    const first = (id: string, what: string) =>
+      paths.findIndex((p) => p.startsWith(`/children/${id}/${what}`));
+    const backlogPages = paths.flatMap((p, i) =>
+      p.startsWith(`/children/${ordinary.id}/events`) ? [i] : [],
+    );
+    expect(backlogPages.length).toBeGreaterThanOrEqual(10);
+    // The first page, then every child's first reads, then the backlog's second page.
+    for (const id of [ordinary.id, custody.id, unsynced.id]) {
+      for (const what of ["today", "events"]) {
+        expect(first(id, what), `${id} ${what}`).toBeGreaterThanOrEqual(0);
+        expect(first(id, what), `${id} ${what}`).toBeLessThan(backlogPages[1] as number);
+      }
+    }
+    // Its pages are facts of hours ago, which today's first read has seen: not read again for them.
+    const readsDuringBacklog = paths
+      .slice(backlogPages[0], (backlogPages[9] as number) + 1)
+      .filter((p) => p.startsWith(`/children/${ordinary.id}/today`));
+    expect(readsDuringBacklog).toHaveLength(1);
   });
 
   it("resumes from the stored cursor after a restart: nothing repeated, nothing lost", async () => {

@@ -49,8 +49,9 @@ export function catchupSection(params: CatchupParams, r: CatchupResult): Section
         "another read), plus the children list, sent as fast as 30 a minute in a sliding window allows " +
         "(30 at once, the next 30 a minute later…); today reads are not needed to drain and are left out " +
         "of the best time.",
-      "The bridge spends 28 a minute at most and reads a child's today right after a page that brought new " +
-        "facts, so that the sensors follow the backlog.",
+      "The bridge spends 28 a minute at most. It reads the backlog a page a job: each child's today is read " +
+        "between the pages at its own cadence (the sensors follow the household, not the backlog), and right " +
+        "after a page only when the page brought facts newer than that child's last today read.",
     ],
   };
 }
