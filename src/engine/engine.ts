@@ -14,7 +14,7 @@ import type { EngineStatus, Sink, UnavailableReason } from "./sink.js";
 import { sleep } from "./sleep.js";
 import type { CursorStore, DeliveryLedger } from "./storage.js";
 import { readToday, type TodayJobContext } from "./today-job.js";
-import { noteFactsRead, type Track } from "./track.js";
+import { pullTodayForward, type Track } from "./track.js";
 
 export interface EngineOptions {
   reader: ApiReader;
@@ -278,8 +278,9 @@ export class Engine {
             this.#planEvents(track, job.due);
           }
           // A new fact means today's state has changed since it: read it now, before routine polls.
-          if (outcome.firstFactAt !== undefined && outcome.lastFactAt !== undefined)
-            noteFactsRead(track, outcome.firstFactAt, outcome.lastFactAt, Date.now());
+          // Not for a backlog's pages of earlier facts, each of which would read today again.
+          if (outcome.recent > 0 && outcome.firstFactAt !== undefined)
+            pullTodayForward(track, Date.now(), outcome.firstFactAt);
           // The backlog's next page, once the jobs already due have had their turn.
           if (outcome.more) track.eventsDue = Date.now() + NEXT_PAGE_AFTER_MS;
           break;

@@ -36,9 +36,8 @@ export interface EventsOutcome {
   recent: number;
   /** A full page: more facts may follow at once (the next page is for the next run). */
   more: boolean;
-  /** When the earliest and the latest of them happened (epoch ms), if any was handed over. */
+  /** When the earliest of them happened (epoch ms), if any was handed over. */
   firstFactAt?: number;
-  lastFactAt?: number;
 }
 
 /**
@@ -94,7 +93,6 @@ export async function pollEvents(
       recent: handed.recent,
       more: page.received >= PAGE_SIZE && moved,
       ...(handed.firstAt === undefined ? {} : { firstFactAt: handed.firstAt }),
-      ...(handed.lastAt === undefined ? {} : { lastFactAt: handed.lastAt }),
     };
   }
 }
@@ -108,7 +106,6 @@ async function deliverPage(
   let count = 0;
   let recent = 0;
   let firstAt: number | undefined;
-  let lastAt: number | undefined;
   for (const event of page.events) {
     const state = ctx.delivered.stateOf(child.id, event.id);
     if (state === "acknowledged") continue;
@@ -145,11 +142,8 @@ async function deliverPage(
       count++;
       if (!delivery.replayed) recent++;
       const at = Date.parse(event.at);
-      if (Number.isFinite(at)) {
-        firstAt = Math.min(firstAt ?? at, at);
-        lastAt = Math.max(lastAt ?? at, at);
-      }
+      if (Number.isFinite(at)) firstAt = Math.min(firstAt ?? at, at);
     }
   }
-  return { count, recent, firstAt, lastAt };
+  return { count, recent, firstAt };
 }

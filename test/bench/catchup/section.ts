@@ -51,7 +51,7 @@ export function catchupSection(params: CatchupParams, r: CatchupResult): Section
         "of the best time.",
       "The bridge spends 28 a minute at most. It reads the backlog a page a job: each child's today is read " +
         "between the pages at its own cadence (the sensors follow the household, not the backlog), and right " +
-        "after a page only when the page brought facts newer than that child's last today read.",
+        "after a page only when the page brought recent facts (not marked replayed).",
     ],
   };
 }
