@@ -19,7 +19,6 @@ export interface TodayJobContext {
  */
 export async function readToday(ctx: TodayJobContext, track: Track, signal: AbortSignal): Promise<void> {
   let today: Today;
-  const askedAt = Date.now();
   try {
     today = await ctx.retry(() => ctx.reader.getToday(track.child.id, signal), signal);
   } catch (error) {
@@ -29,7 +28,6 @@ export async function readToday(ctx: TodayJobContext, track: Track, signal: Abor
     throw error;
   }
   await ctx.sink.publishToday(track.child, today, Date.now());
-  track.todayReadAt = askedAt;
   track.todayStaleSince = null;
   track.schemaIssue.today = null;
   if (track.todaySpell.succeed() || track.unavailable !== null) {

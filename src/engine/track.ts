@@ -15,8 +15,6 @@ export interface Track {
    * known to be stale. Such a read goes before routine polls (scheduler.ts).
    */
   todayStaleSince: number | null;
-  /** When the last today read that succeeded was sent (epoch ms); null before the first. */
-  todayReadAt: number | null;
   /** The child's recent facts: a busy child's journal is read more often once the budget is short. */
   activity: Activity;
   /** Not polled: the token no longer covers the child (403); discovery may bring it back. */
@@ -36,7 +34,6 @@ export function newTrack(child: ChildRef, now: number): Track {
     eventsEveryMs: null,
     todayEveryMs: null,
     todayStaleSince: null,
-    todayReadAt: null,
     activity: noActivity(now),
     suspended: false,
     todaySpell: new FailureSpell(),
@@ -49,22 +46,4 @@ export function newTrack(child: ChildRef, now: number): Track {
 export function pullTodayForward(track: Track, at: number, since: number): void {
   track.todayDue = Math.min(track.todayDue, at);
   track.todayStaleSince = Math.min(track.todayStaleSince ?? since, since);
-}
-
-/**
- * How far the API's clock, which dates the facts, and this machine's, which dates the today reads,
- * may differ before a fact that came just after a read is taken for one it has seen.
- */
-const CLOCK_MARGIN_MS = 10_000;
-
-/**
- * The journal gave facts from `firstAt` to `lastAt` (epoch ms): today's state has changed with any
- * of them that came after its last read, and is read now, stale since the first of those. Facts
- * older than that read (a backlog's later pages) are already in it, and pull nothing forward.
- */
-export function noteFactsRead(track: Track, firstAt: number, lastAt: number, now: number): void {
-  const seenUntil =
-    track.todayReadAt === null ? Number.NEGATIVE_INFINITY : track.todayReadAt - CLOCK_MARGIN_MS;
-  if (lastAt < seenUntil) return;
-  pullTodayForward(track, now, Math.max(firstAt, seenUntil));
 }
