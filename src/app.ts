@@ -1,8 +1,9 @@
 import { RewardFactsClient } from "./api/client.js";
 import { type BridgeConfig, ConfigError } from "./config/load-config.js";
+import type { BridgeOptions } from "./config/options-schema.js";
 import { supervisorBroker } from "./config/supervisor-broker.js";
 import { ConsoleSink } from "./console/console-sink.js";
-import { Engine } from "./engine/engine.js";
+import { Engine, type EngineOptions } from "./engine/engine.js";
 import type { DeliveryMoment } from "./engine/events-job.js";
 import { FanOutSink } from "./engine/fan-out-sink.js";
 import { RateBudget } from "./engine/rate-budget.js";
@@ -20,6 +21,18 @@ import { RequestLog } from "./store/request-log.js";
 const STORAGE_RETRY_MS = 5_000;
 /** The requests of this long are kept for the rate budget across restarts (its window, and some). */
 const REQUEST_HISTORY_MS = 2 * 60_000;
+
+/** What the bridge's options set of the engine's polling (options-schema.ts holds their defaults). */
+export function pollingOptions(
+  options: BridgeOptions,
+): Pick<EngineOptions, "eventsIntervalMs" | "todayIntervalMs" | "childrenFilter" | "replayedAfterMs"> {
+  return {
+    eventsIntervalMs: options.events_interval_seconds * 1000,
+    todayIntervalMs: options.today_interval_seconds * 1000,
+    childrenFilter: options.children,
+    replayedAfterMs: options.replayed_after_minutes * 60_000,
+  };
+}
 
 export interface AppOptions {
   config: BridgeConfig;
@@ -87,10 +100,7 @@ export class App {
       delivered: this.#delivered,
       logger,
       timeZone: () => sink.timeZone() ?? config.timeZone,
-      eventsIntervalMs: options.events_interval_seconds * 1000,
-      todayIntervalMs: options.today_interval_seconds * 1000,
-      childrenFilter: options.children,
-      replayedAfterMs: options.replayed_after_minutes * 60_000,
+      ...pollingOptions(options),
       onTurn: () => heartbeat.beat(),
       ...(config.testPause ? { pauseAt: this.#testPause(config.testPause) } : {}),
     });

@@ -1,12 +1,11 @@
 import type { Logger } from "../log/logger.js";
 import type { ApiReader } from "./api-reader.js";
-import { type Cadence, cadenceFor, jittered } from "./cadence.js";
 import { startOfLocalDay } from "./day-start.js";
 import { type DiscoveryContext, reconcileTracks, wantedChildren } from "./discovery.js";
 import { type DeliveryMoment, type EventsJobContext, pollEvents } from "./events-job.js";
 import { failureAction, isBridgeError } from "./failure-policy.js";
 import { FailureSpell } from "./failure-spell.js";
-import { activityAt, journalStretches, noteFacts } from "./journal-share.js";
+import { Pacing, round2 } from "./pacing.js";
 import type { RateBudget } from "./rate-budget.js";
 import { retryTransient } from "./retry.js";
 import { type Job, nextJob, type Schedule } from "./scheduler.js";
@@ -14,7 +13,7 @@ import type { EngineStatus, Sink, UnavailableReason } from "./sink.js";
 import { sleep } from "./sleep.js";
 import type { CursorStore, DeliveryLedger } from "./storage.js";
 import { readToday, type TodayJobContext } from "./today-job.js";
-import { pullTodayForward, type Track } from "./track.js";
+import type { Track } from "./track.js";
 
 export interface EngineOptions {
   reader: ApiReader;
@@ -25,8 +24,9 @@ export interface EngineOptions {
   logger: Logger;
   /** The household's time zone: Home Assistant's when known, else `TZ`; undefined: the system's. */
   timeZone: () => string | undefined;
-  eventsIntervalMs?: number;
-  todayIntervalMs?: number;
+  /** The journal's and today's intervals, before any stretch (the bridge's options set them). */
+  eventsIntervalMs: number;
+  todayIntervalMs: number;
   discoveryIntervalMs?: number;
   tokenCheckIntervalMs?: number;
   statusIntervalMs?: number;
@@ -41,8 +41,8 @@ export interface EngineOptions {
   retryMinTimeoutMs?: number;
   /** Called on every turn of the loop: the container's health check watches it. */
   onTurn?: () => void;
-  /** A fact older than this when it is sent is marked replayed. */
-  replayedAfterMs?: number;
+  /** A fact older than this when it is sent is marked replayed (an option of the bridge). */
+  replayedAfterMs: number;
   /** Test hook (see EventsJobContext.pauseAt). */
   pauseAt?: (moment: DeliveryMoment, eventId: string) => Promise<void>;
 }
@@ -69,19 +69,14 @@ export class Engine {
   #tokenCheckDue = 0;
   #discovered = false;
   #lastError: string | null = null;
-  /** The intervals' stretch factors and the nominal demand, from the children and the budget. */
-  #cadence: Cadence = { demandPerMinute: 0, stretch: 1, todayStretch: 1 };
+  readonly #pacing: Pacing;
   #publishedStatus = "";
   #lastTurnAt = 0;
-  /** The budget's allowance the cadence was computed for: a 429 lowers it, calm raises it. */
-  #cadenceAllowance = 0;
   #stopped = false;
   #running: Promise<void> | null = null;
 
   constructor(options: EngineOptions) {
     this.#o = {
-      eventsIntervalMs: 30_000,
-      todayIntervalMs: 60_000,
       discoveryIntervalMs: 15 * 60_000,
       tokenCheckIntervalMs: 10 * 60_000,
       statusIntervalMs: 60_000,
@@ -91,10 +86,10 @@ export class Engine {
       unavailableAfterIntervals: 3,
       retryMinTimeoutMs: 1_000,
       onTurn: () => undefined,
-      replayedAfterMs: 10 * 60_000,
       ...options,
     };
     const o = this.#o;
+    this.#pacing = new Pacing(o);
     const retry = <T>(attempt: () => Promise<T>, signal: AbortSignal) =>
       retryTransient(attempt, signal, { minTimeoutMs: o.retryMinTimeoutMs });
     this.#today = { reader: o.reader, sink: o.sink, logger: o.logger, retry };
@@ -144,6 +139,7 @@ export class Engine {
 
   status(): EngineStatus {
     const now = Date.now();
+    const { cadence } = this.#pacing;
     const state = this.#stopped
       ? "stopped"
       : this.#tokenInvalid
@@ -159,10 +155,10 @@ export class Engine {
       state,
       requestsLastMinute: this.#o.budget.usedInWindow(now),
       budgetPerMinute: Math.round((this.#o.budget.allowance(now) * 60_000) / this.#o.budget.windowMs),
-      demandPerMinute: Math.round(this.#cadence.demandPerMinute * 10) / 10,
-      stretch: round2(this.#cadence.stretch),
-      todayStretch: round2(this.#cadence.todayStretch),
-      children: [...this.#tracks.values()].filter((t) => !t.suspended).map((t) => t.child),
+      demandPerMinute: Math.round(cadence.demandPerMinute * 10) / 10,
+      stretch: round2(cadence.stretch),
+      todayStretch: round2(cadence.todayStretch),
+      children: this.#followed().map((t) => t.child),
       rateLimitedCount: this.#o.budget.rateLimitedCount,
       lastError: this.#lastError,
       lastTurnAt: this.#lastTurnAt,
@@ -189,8 +185,7 @@ export class Engine {
           continue;
         }
         await this.#runJob(job, signal);
-        if (this.#discovered && this.#o.budget.allowance() !== this.#cadenceAllowance)
-          this.#recomputeCadence();
+        if (this.#discovered && this.#pacing.outdated) this.#pacing.recompute(this.#followed().length);
         await this.#publishStatus(false);
       }
     } catch (error) {
@@ -213,36 +208,6 @@ export class Engine {
       wait.abort();
       signal.throwIfAborted();
     }
-  }
-
-  /** This child's journal stretch: the even one, shared out by the children's recent facts. */
-  #journalStretchOf(track: Track): number {
-    if (this.#cadence.stretch <= 1) return 1;
-    const now = Date.now();
-    const active = [...this.#tracks.values()].filter((t) => !t.suspended);
-    const stretches = journalStretches(
-      active.map((t) => activityAt(t.activity, now)),
-      this.#cadence.stretch,
-    );
-    return stretches[active.indexOf(track)] ?? this.#cadence.stretch;
-  }
-
-  /** The due time after `previous`, on cadence; a job that fell behind goes next, not twice. */
-  #after(previous: number, everyMs: number): number {
-    const step = jittered(everyMs, this.#o.jitter, this.#o.random);
-    return Math.max(previous + step, Date.now());
-  }
-
-  /** The child's next journal poll, at its share of the budget. */
-  #planEvents(track: Track, previous: number): void {
-    track.eventsEveryMs = this.#o.eventsIntervalMs * this.#journalStretchOf(track);
-    track.eventsDue = this.#after(previous, track.eventsEveryMs);
-  }
-
-  /** The child's next routine today read, stretched first when the budget is short (cadence.ts). */
-  #planToday(track: Track, previous: number): void {
-    track.todayEveryMs = this.#o.todayIntervalMs * this.#cadence.todayStretch;
-    track.todayDue = this.#after(previous, track.todayEveryMs);
   }
 
   async #runJob(job: Job, signal: AbortSignal): Promise<void> {
@@ -268,26 +233,15 @@ export class Engine {
           break;
         case "events": {
           const { track } = job;
-          this.#planEvents(track, job.due);
+          this.#pacing.planEvents(track, job.due, this.#followed());
           const outcome = await pollEvents(this.#events, track.child, signal);
           track.schemaIssue.events = null;
-          // Facts of a catch-up (marked replayed) tell what the child did, not what it does now.
-          if (outcome.recent > 0) {
-            track.activity = noteFacts(track.activity, outcome.recent, Date.now());
-            // A busier child's next poll comes sooner once the budget is short (journal-share.ts).
-            this.#planEvents(track, job.due);
-          }
-          // A new fact means today's state has changed since it: read it now, before routine polls.
-          // Not for a backlog's pages of earlier facts, each of which would read today again.
-          if (outcome.recent > 0 && outcome.firstFactAt !== undefined)
-            pullTodayForward(track, Date.now(), outcome.firstFactAt);
-          // The backlog's next page, once the jobs already due have had their turn.
-          if (outcome.more) track.eventsDue = Date.now() + NEXT_PAGE_AFTER_MS;
+          this.#pacing.journalRead(track, job.due, outcome, this.#followed());
           break;
         }
         case "today": {
           const { track } = job;
-          this.#planToday(track, job.due);
+          this.#pacing.planToday(track, job.due);
           await readToday(this.#today, track, signal);
           break;
         }
@@ -307,16 +261,19 @@ export class Engine {
     for (const track of gone) await this.#suspend(track, false);
     if (changed || !this.#discovered) {
       await this.#publishChildren();
-      this.#recomputeCadence();
+      this.#pacing.recompute(this.#followed().length);
     }
     this.#discovered = true;
   }
 
   /** The children followed now, to the sink: one that left the household is no longer among them. */
   async #publishChildren(): Promise<void> {
-    await this.#o.sink.setChildren(
-      [...this.#tracks.values()].filter((t) => !t.suspended).map((t) => t.child),
-    );
+    await this.#o.sink.setChildren(this.#followed().map((t) => t.child));
+  }
+
+  /** The children polled now: those the token still covers. */
+  #followed(): Track[] {
+    return [...this.#tracks.values()].filter((t) => !t.suspended);
   }
 
   #schedule(): Schedule {
@@ -326,41 +283,8 @@ export class Engine {
       discoveryDue: this.#discoveryDue,
       statusDue: this.#statusDue,
       tracks: this.#tracks.values(),
-      intervals: {
-        eventsMs: this.#o.eventsIntervalMs * this.#cadence.stretch,
-        todayMs: this.#o.todayIntervalMs * this.#cadence.todayStretch,
-      },
+      intervals: this.#pacing.intervals,
     };
-  }
-
-  #recomputeCadence(): void {
-    const active = [...this.#tracks.values()].filter((t) => !t.suspended).length;
-    const previous = this.#cadenceAllowance;
-    this.#cadenceAllowance = this.#o.budget.allowance();
-    const shared = this.#cadenceAllowance < this.#o.budget.perWindow;
-    const budgetPerMinute = (this.#cadenceAllowance * 60_000) / this.#o.budget.windowMs;
-    const cadence = cadenceFor(active, { ...this.#o, budgetPerMinute });
-    const context = { children: active, demandPerMinute: cadence.demandPerMinute, budgetPerMinute };
-    if (shared && this.#cadenceAllowance < previous) {
-      // Logged when it shrinks only: it grows back slowly, once the share has held (rate-budget.ts).
-      this.#o.logger.info(
-        context,
-        "another client uses the token: the bridge takes less of it, intervals follow",
-      );
-    } else if (
-      !shared &&
-      cadence.todayStretch > 1 &&
-      (Math.abs(cadence.stretch - this.#cadence.stretch) > 0.001 ||
-        Math.abs(cadence.todayStretch - this.#cadence.todayStretch) > 0.001)
-    ) {
-      const journal =
-        cadence.stretch > 1 ? `journal polls ×${cadence.stretch.toFixed(2)}` : "the journal stays on cadence";
-      this.#o.logger.warn(
-        { ...context, todayStretch: round2(cadence.todayStretch), journalStretch: round2(cadence.stretch) },
-        `more children than the API's budget allows on cadence: today reads stretched ×${cadence.todayStretch.toFixed(2)}, ${journal}`,
-      );
-    }
-    this.#cadence = cadence;
   }
 
   /** The token no longer covers the child (a 403, or gone from the list). */
@@ -372,7 +296,7 @@ export class Engine {
     );
     await this.#markUnavailable(track, "not_covered");
     if (publishChildren) await this.#publishChildren();
-    this.#recomputeCadence();
+    this.#pacing.recompute(this.#followed().length);
   }
 
   async #markUnavailable(track: Track, reason: UnavailableReason): Promise<void> {
@@ -382,7 +306,7 @@ export class Engine {
   }
 
   #unavailableAfterMs(): number {
-    return this.#o.unavailableAfterIntervals * this.#o.todayIntervalMs * this.#cadence.todayStretch;
+    return this.#pacing.todayIntervals(this.#o.unavailableAfterIntervals);
   }
 
   /** Applies the failure policy's action (failure-policy.ts) to the loop and the child. */
@@ -463,14 +387,4 @@ export class Engine {
     this.#statusDue = Date.now() + this.#o.statusIntervalMs;
     await this.#o.sink.publishStatus(status);
   }
-}
-
-/**
- * When a backlog's next page is due: just after now, so that every job due by now goes first (at
- * the first start, all of them are due at once).
- */
-const NEXT_PAGE_AFTER_MS = 1;
-
-function round2(x: number): number {
-  return Math.round(x * 100) / 100;
 }

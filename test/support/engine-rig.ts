@@ -3,6 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { RewardFactsClient } from "../../src/api/client.js";
+import { pollingOptions } from "../../src/app.js";
+import { optionsSchema } from "../../src/config/options-schema.js";
 import { Engine, type EngineOptions } from "../../src/engine/engine.js";
 import { RateBudget } from "../../src/engine/rate-budget.js";
 import type { CursorStore } from "../../src/engine/storage.js";
@@ -131,6 +133,8 @@ export class EngineRig {
       delivered: this.delivered,
       logger,
       timeZone: () => this.sim.timeZone,
+      // The bridge's own pace, every option at its default, unless the test tunes it.
+      ...pollingOptions(optionsSchema.parse({ api_token: this.token, api_base_url: this.sim.url })),
       retryMinTimeoutMs: 1_000,
       random: seededRandom(7),
       ...this.#tuning,
