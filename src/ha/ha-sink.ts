@@ -1,11 +1,9 @@
 import type { Today } from "../api/schemas.js";
-import { factAgeSeconds } from "../engine/fact-age.js";
 import {
   type ChildRef,
   type DeliveryOutcome,
   type EngineStatus,
   type FactDelivery,
-  MaybeDeliveredError,
   NotDeliveredError,
   type Sink,
   SinkRefusedError,
@@ -14,20 +12,13 @@ import {
 import type { Logger } from "../log/logger.js";
 import { HaConnection } from "./connection.js";
 import { DashboardKeeper } from "./dashboard/dashboard-keeper.js";
-import { DeliveryRecords } from "./delivery-records.js";
-import { deliveryScript, readDeliveryResult } from "./delivery-script.js";
 import { type ChildIdentity, childEntities, refusedStatusEntity, statusEntity } from "./entities.js";
 import { contractNames, type EntityNames } from "./entity-names.js";
 import type { EntityPublisher, EntityPublisherFactory } from "./entity-publisher.js";
-import {
-  HomeAssistantAuthError,
-  HomeAssistantConnectionError,
-  HomeAssistantNotAdminError,
-  HomeAssistantNotConnectedError,
-} from "./errors.js";
-import { eventData } from "./event-data.js";
+import { HomeAssistantAuthError, HomeAssistantNotAdminError } from "./errors.js";
+import { EventDeliverer } from "./event-deliverer.js";
 import { brokerNotice, type PersistentNotice, tokenNotice } from "./notifications.js";
-import { REDELIVERY_WINDOW_MS, RecentDeliveries, type RecentDeliveryHistory } from "./recent-deliveries.js";
+import type { RecentDeliveryHistory } from "./recent-deliveries.js";
 import { RestEntities } from "./rest/rest-entities.js";
 import { slugsFor } from "./slugs.js";
 import { StateWriter } from "./state-writer.js";
@@ -58,9 +49,10 @@ const DEGRADED_WINDOW_MS = 10 * 60_000;
 export const LAST_READ_REFRESH_MS = 10 * 60_000;
 
 /**
- * Publishes what the engine reads into Home Assistant: states through REST, journal facts as
- * `reward_facts_event` bus events (the names' event type) through the websocket, by a script that also records the fact in
- * the child's delivery record (delivery-script.ts); the script's result is the acknowledgement.
+ * Publishes what the engine reads into Home Assistant: the children's and the bridge's entities
+ * (REST-made states, or registry entities through MQTT: the entity publisher), and journal facts
+ * as `reward_facts_event` bus events, exactly once (event-deliverer.ts). Keeps them in step with
+ * Home Assistant's restarts, and the notifications and the dashboard with them.
  */
 export class HaSink implements Sink {
   readonly #logger: Logger;
@@ -69,7 +61,7 @@ export class HaSink implements Sink {
   readonly #connection: HaConnection;
   readonly #states: StateWriter;
   readonly #entities: EntityPublisher;
-  readonly #records: DeliveryRecords;
+  readonly #events: EventDeliverer;
   readonly #dashboard: DashboardKeeper | undefined;
   #children: readonly ChildRef[] = [];
   /** The children have been told once: a dashboard made before would show none. */
@@ -81,14 +73,11 @@ export class HaSink implements Sink {
   readonly #brokerNotice: PersistentNotice;
   #status: EngineStatus | undefined;
   #lastWriteFailure = 0;
-  /** Facts answered lately: a crash of Home Assistant may have taken what they set off. */
-  readonly #recent: RecentDeliveries;
 
   constructor(options: HaSinkOptions) {
     this.#logger = options.logger;
     this.#names = options.names ?? contractNames;
     this.#removeOnStop = options.removeOnStop ?? false;
-    this.#recent = new RecentDeliveries(REDELIVERY_WINDOW_MS, options.recentDeliveries);
     this.#states = new StateWriter({
       url: options.url,
       token: options.token,
@@ -103,11 +92,9 @@ export class HaSink implements Sink {
       heartbeatMs: options.heartbeatMs ?? 30_000,
       pongTimeoutMs: options.pongTimeoutMs ?? 10_000,
       onRunning: () => this.#onRunning(),
-      // Every drop, a clean stop too: the bridge cannot tell one from a crash (connection.ts).
-      // The records can: after a clean stop, each names the last fact fired, and nothing is owed.
-      onDisconnected: () => this.#recent.dropped(),
+      // Every drop, a clean stop too (connection.ts): facts answered just before may be owed.
+      onDisconnected: () => this.#events.dropped(),
     });
-    this.#records = new DeliveryRecords(this.#connection, options.logger, this.#names);
     const parts = {
       connection: this.#connection,
       states: this.#states,
@@ -115,6 +102,13 @@ export class HaSink implements Sink {
       names: this.#names,
     };
     this.#entities = (options.entities ?? ((ha) => new RestEntities(ha.states, ha.names)))(parts);
+    this.#events = new EventDeliverer({
+      connection: this.#connection,
+      entities: this.#entities,
+      names: this.#names,
+      logger: options.logger,
+      recentDeliveries: options.recentDeliveries,
+    });
     this.#dashboard = options.dashboard
       ? new DashboardKeeper({
           link: this.#connection,
@@ -180,113 +174,13 @@ export class HaSink implements Sink {
 
   async publishEvent(child: ChildRef, delivery: FactDelivery): Promise<DeliveryOutcome> {
     if (!this.#connection.ready) throw new NotDeliveredError("Home Assistant is not ready");
-    if (this.#recent.unsettled) {
-      // The check after the reconnection failed (Home Assistant was still setting up, say): the
-      // facts owed go before any new one.
-      await this.#redeliverAfterCrash().catch((error: unknown) => {
-        throw new NotDeliveredError(
-          `the facts answered before Home Assistant restarted could not be sent again yet: ${(error as Error).message}`,
-        );
-      });
-    }
-    const data = eventData(this.#identity(child), delivery);
-    const record = await this.#recordOf(child);
-    try {
-      if (!record) {
-        // No record to ask (no input_text): a fact in doubt goes again, marked, rather than lost.
-        await this.#connection.command({
-          type: "fire_event",
-          event_type: this.#names.eventType,
-          event_data: { ...data, redelivered: delivery.inDoubt },
-        });
-        return {};
-      }
-      const result = await this.#deliverScripted(child, delivery, record, false);
-      if (!result.fired) return { alreadyDelivered: true };
-      if (result.redelivered) {
-        this.#logger.warn(
-          { child: child.firstName, event: delivery.event.id, type: delivery.event.type },
-          "Home Assistant restarted while a fact was in doubt: sent again, marked redelivered",
-        );
-      }
-      return result.stamp ? { receipt: result.stamp } : {};
-    } catch (error) {
-      // Lost after leaving: Home Assistant may have fired it. Refused or never sent: it did not.
-      const lostInFlight =
-        error instanceof HomeAssistantConnectionError && !(error instanceof HomeAssistantNotConnectedError);
-      if (lostInFlight) {
-        throw new MaybeDeliveredError("the connection dropped before Home Assistant acknowledged the event");
-      }
-      if (!(error instanceof HomeAssistantConnectionError)) {
-        this.#lastWriteFailure = Date.now();
-        // The record may be gone (a helper deleted by hand): look for it again next time.
-        this.#records.reset();
-      }
-      throw new NotDeliveredError(`Home Assistant did not take the event: ${(error as Error).message}`);
-    }
-  }
-
-  /**
-   * Runs the delivery script for one fact; `resent` marks it redelivered whatever the record says
-   * (a fact Home Assistant answered before it died). Notes the answer for `#redeliverAfterCrash`.
-   */
-  async #deliverScripted(child: ChildRef, delivery: FactDelivery, record: string, resent: boolean) {
-    const identity = this.#identity(child);
-    const data = eventData(identity, delivery);
-    const script = deliveryScript({
-      eventType: this.#names.eventType,
-      data,
-      beforeEvent: {
-        redelivered: this.#entities.deliverySteps(identity, data, true),
-        otherwise: this.#entities.deliverySteps(identity, data, false),
-      },
-      factId: delivery.event.id,
-      recordEntityId: record,
-      inDoubt: delivery.inDoubt,
-      expectedStamp: delivery.lastReceipt,
-      redelivered: resent,
-      serviceKey: this.#connection.supportsActionKey ? "action" : "service",
-    });
-    this.#recent.sent(child, delivery);
-    const result = readDeliveryResult(await this.#connection.command({ ...script }));
-    this.#recent.answered(child, delivery);
-    return result;
-  }
-
-  /**
-   * After a reconnection, before facts flow: when a child's record is behind the facts Home
-   * Assistant answered just before the link dropped, it died without saving them, and perhaps
-   * before what they set off had run: those facts go again, marked redelivered, in their order
-   * (recent-deliveries.ts). A record that names the last fact answered means nothing was lost.
-   */
-  async #redeliverAfterCrash(): Promise<void> {
-    const children = this.#recent.childrenInDoubt();
-    if (children.length > 0) {
-      const states = await this.#connection.command<Array<{ entity_id: string; state: string }>>({
-        type: "get_states",
-      });
-      for (const child of children) {
-        const record = await this.#recordOf(child);
-        if (!record) continue;
-        const recorded = states.find((state) => state.entity_id === record)?.state;
-        const owed = this.#recent.owed(child.id, recorded);
-        if (owed.length === 0) continue;
-        this.#logger.warn(
-          { child: child.firstName, facts: owed.length },
-          "Home Assistant restarted without the last facts it had answered: sent again, marked redelivered",
-        );
-        for (const { delivery } of owed) {
-          const again = { ...delivery, ageSeconds: factAgeSeconds(delivery.event.at) };
-          await this.#deliverScripted(child, again, record, true);
-        }
-      }
-    }
-    this.#recent.settled();
+    return this.#events.deliver(child, delivery, (c) => this.#identity(c));
   }
 
   async publishStatus(status: EngineStatus): Promise<void> {
     this.#status = status;
-    const degraded = Date.now() - this.#lastWriteFailure < DEGRADED_WINDOW_MS;
+    const lastFailure = Math.max(this.#lastWriteFailure, this.#events.lastRefusal);
+    const degraded = Date.now() - lastFailure < DEGRADED_WINDOW_MS;
     await this.#publishing(() =>
       this.#entities.publishStatus(statusEntity(this.#names, status, degraded), status),
     );
@@ -313,7 +207,7 @@ export class HaSink implements Sink {
   async #removeEverything(): Promise<void> {
     const steps: Array<[string, () => Promise<void>]> = [
       ["entities", () => this.#entities.remove()],
-      ["delivery records", () => this.#records.removeAll()],
+      ["delivery records", () => this.#events.records.removeAll()],
       ["dashboard", async () => this.#dashboard?.remove()],
     ];
     for (const [what, step] of steps) {
@@ -342,7 +236,7 @@ export class HaSink implements Sink {
   /** After every (re)connection, before facts flow: the records, every state, the notification. */
   async #onRunning(): Promise<void> {
     // Home Assistant may have restarted and lost a helper created just before.
-    this.#records.reset();
+    this.#events.records.reset();
     await this.#ensureRecords().catch((error: unknown) => {
       // Not a reason to hold the states back: each fact asks again before it is sent.
       this.#logger.warn({ err: error }, "the delivery records could not be checked in Home Assistant");
@@ -358,35 +252,21 @@ export class HaSink implements Sink {
       return;
     }
     await this.#republish();
-    await this.#redeliverAfterCrash().catch((error: unknown) => {
-      // Kept for the next connection: the link dropped again, or the record could not be read.
-      this.#logger.warn(
-        { err: error },
-        "the facts answered before Home Assistant restarted could not be checked",
-      );
-    });
+    await this.#events
+      .redeliverAfterCrash((child) => this.#identity(child))
+      .catch((error: unknown) => {
+        // Kept for the next connection: the link dropped again, or the record could not be read.
+        this.#logger.warn(
+          { err: error },
+          "the facts answered before Home Assistant restarted could not be checked",
+        );
+      });
     // Home Assistant may have been restored from a backup, or the dashboard deleted meanwhile.
     await this.#keepDashboard();
   }
 
-  /** The child's delivery record; undefined only when Home Assistant cannot keep one. */
-  async #recordOf(child: ChildRef): Promise<string | undefined> {
-    const known = this.#records.entityFor(child.id);
-    if (known || this.#records.supported === false) return known;
-    let supported: boolean;
-    try {
-      supported = await this.#records.ensure([child]);
-    } catch (error) {
-      throw new NotDeliveredError(`the delivery record could not be set up: ${(error as Error).message}`);
-    }
-    const record = this.#records.entityFor(child.id);
-    if (!record && supported)
-      throw new NotDeliveredError("the delivery record was not found in Home Assistant's entity registry");
-    return record;
-  }
-
   async #ensureRecords(): Promise<void> {
-    await this.#records.ensure(this.#children);
+    await this.#events.records.ensure(this.#children);
   }
 
   /** The dashboard of the children followed, once they are known (it logs its own failures). */

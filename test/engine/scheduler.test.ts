@@ -82,7 +82,7 @@ describe("the scheduler", () => {
   it("counts a busy child's journal out in proportion to its interval when every poll is behind", () => {
     // A busy journal planned on 30 s, nine quiet ones on 90 s and ten today reads on 180 s ask for
     // about 11.3 requests a minute; one goes every 7.5 s, 8 a minute. A job that fell behind is due
-    // again from the moment it ran, as the engine plans it (engine.ts, #after).
+    // again from the moment it ran, as the pacing plans it (pacing.ts, #after).
     const tracks = Array.from({ length: 10 }, (_, i) => {
       const t = track(i === 0 ? "busy" : `quiet${i}`, NOW, NOW);
       t.eventsEveryMs = i === 0 ? 30_000 : 90_000;

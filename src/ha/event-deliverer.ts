@@ -1,0 +1,200 @@
+import { factAgeSeconds } from "../engine/fact-age.js";
+import {
+  type ChildRef,
+  type DeliveryOutcome,
+  type FactDelivery,
+  MaybeDeliveredError,
+  NotDeliveredError,
+} from "../engine/sink.js";
+import type { Logger } from "../log/logger.js";
+import type { HaConnection } from "./connection.js";
+import { DeliveryRecords } from "./delivery-records.js";
+import { deliveryScript, readDeliveryResult } from "./delivery-script.js";
+import type { ChildIdentity } from "./entities.js";
+import type { EntityNames } from "./entity-names.js";
+import type { EntityPublisher } from "./entity-publisher.js";
+import { HomeAssistantConnectionError, HomeAssistantNotConnectedError } from "./errors.js";
+import { eventData } from "./event-data.js";
+import { REDELIVERY_WINDOW_MS, RecentDeliveries, type RecentDeliveryHistory } from "./recent-deliveries.js";
+
+export interface EventDelivererOptions {
+  connection: HaConnection;
+  /** Adds its own steps before the bus event (the MQTT event entity and device trigger). */
+  entities: EntityPublisher;
+  names: EntityNames;
+  logger: Logger;
+  /** Where the facts sent lately are kept across restarts of the bridge; in memory without. */
+  recentDeliveries?: RecentDeliveryHistory | undefined;
+}
+
+/**
+ * Delivers journal facts to Home Assistant as bus events (the names' event type), each exactly
+ * once through restarts of either side: a script fires the event and records the fact in the
+ * child's delivery record in one run (delivery-script.ts), and the script's result is the
+ * acknowledgement. After Home Assistant died with facts it had answered but not saved, those go
+ * again, marked redelivered (recent-deliveries.ts).
+ */
+export class EventDeliverer {
+  readonly #connection: HaConnection;
+  readonly #entities: EntityPublisher;
+  readonly #names: EntityNames;
+  readonly #logger: Logger;
+  /** The children's delivery records (input_text helpers), which the sink keeps in step. */
+  readonly records: DeliveryRecords;
+  /** Facts answered lately: a crash of Home Assistant may have taken what they set off. */
+  readonly #recent: RecentDeliveries;
+  /** When Home Assistant last refused a fact (not a dropped link): the status shows it degraded. */
+  #lastRefusal = 0;
+
+  constructor(options: EventDelivererOptions) {
+    this.#connection = options.connection;
+    this.#entities = options.entities;
+    this.#names = options.names;
+    this.#logger = options.logger;
+    this.records = new DeliveryRecords(options.connection, options.logger, options.names);
+    this.#recent = new RecentDeliveries(REDELIVERY_WINDOW_MS, options.recentDeliveries);
+  }
+
+  get lastRefusal(): number {
+    return this.#lastRefusal;
+  }
+
+  /**
+   * The link dropped (a clean stop too: the bridge cannot tell one from a crash). The records can:
+   * after a clean stop, each names the last fact fired, and nothing is owed.
+   */
+  dropped(): void {
+    this.#recent.dropped();
+  }
+
+  /** Delivers one fact of `child`; `identityOf` names any child as the entities do. */
+  async deliver(
+    child: ChildRef,
+    delivery: FactDelivery,
+    identityOf: (child: ChildRef) => ChildIdentity,
+  ): Promise<DeliveryOutcome> {
+    if (this.#recent.unsettled) {
+      // The check after the reconnection failed (Home Assistant was still setting up, say): the
+      // facts owed go before any new one.
+      await this.redeliverAfterCrash(identityOf).catch((error: unknown) => {
+        throw new NotDeliveredError(
+          `the facts answered before Home Assistant restarted could not be sent again yet: ${(error as Error).message}`,
+        );
+      });
+    }
+    const identity = identityOf(child);
+    const record = await this.#recordOf(child);
+    try {
+      if (!record) {
+        // No record to ask (no input_text): a fact in doubt goes again, marked, rather than lost.
+        await this.#connection.command({
+          type: "fire_event",
+          event_type: this.#names.eventType,
+          event_data: { ...eventData(identity, delivery), redelivered: delivery.inDoubt },
+        });
+        return {};
+      }
+      const result = await this.#deliverScripted(identity, child, delivery, record, false);
+      if (!result.fired) return { alreadyDelivered: true };
+      if (result.redelivered) {
+        this.#logger.warn(
+          { child: child.firstName, event: delivery.event.id, type: delivery.event.type },
+          "Home Assistant restarted while a fact was in doubt: sent again, marked redelivered",
+        );
+      }
+      return result.stamp ? { receipt: result.stamp } : {};
+    } catch (error) {
+      // Lost after leaving: Home Assistant may have fired it. Refused or never sent: it did not.
+      const lostInFlight =
+        error instanceof HomeAssistantConnectionError && !(error instanceof HomeAssistantNotConnectedError);
+      if (lostInFlight) {
+        throw new MaybeDeliveredError("the connection dropped before Home Assistant acknowledged the event");
+      }
+      if (!(error instanceof HomeAssistantConnectionError)) {
+        this.#lastRefusal = Date.now();
+        // The record may be gone (a helper deleted by hand): look for it again next time.
+        this.records.reset();
+      }
+      throw new NotDeliveredError(`Home Assistant did not take the event: ${(error as Error).message}`);
+    }
+  }
+
+  /**
+   * After a reconnection, before facts flow: when a child's record is behind the facts Home
+   * Assistant answered just before the link dropped, it died without saving them, and perhaps
+   * before what they set off had run: those facts go again, marked redelivered, in their order
+   * (recent-deliveries.ts). A record that names the last fact answered means nothing was lost.
+   */
+  async redeliverAfterCrash(identityOf: (child: ChildRef) => ChildIdentity): Promise<void> {
+    const children = this.#recent.childrenInDoubt();
+    if (children.length > 0) {
+      const states = await this.#connection.command<Array<{ entity_id: string; state: string }>>({
+        type: "get_states",
+      });
+      for (const child of children) {
+        const record = await this.#recordOf(child);
+        if (!record) continue;
+        const recorded = states.find((state) => state.entity_id === record)?.state;
+        const owed = this.#recent.owed(child.id, recorded);
+        if (owed.length === 0) continue;
+        this.#logger.warn(
+          { child: child.firstName, facts: owed.length },
+          "Home Assistant restarted without the last facts it had answered: sent again, marked redelivered",
+        );
+        for (const { delivery } of owed) {
+          const again = { ...delivery, ageSeconds: factAgeSeconds(delivery.event.at) };
+          await this.#deliverScripted(identityOf(child), child, again, record, true);
+        }
+      }
+    }
+    this.#recent.settled();
+  }
+
+  /**
+   * Runs the delivery script for one fact; `resent` marks it redelivered whatever the record says
+   * (a fact Home Assistant answered before it died). Notes the answer for `redeliverAfterCrash`.
+   */
+  async #deliverScripted(
+    identity: ChildIdentity,
+    child: ChildRef,
+    delivery: FactDelivery,
+    record: string,
+    resent: boolean,
+  ) {
+    const data = eventData(identity, delivery);
+    const script = deliveryScript({
+      eventType: this.#names.eventType,
+      data,
+      beforeEvent: {
+        redelivered: this.#entities.deliverySteps(identity, data, true),
+        otherwise: this.#entities.deliverySteps(identity, data, false),
+      },
+      factId: delivery.event.id,
+      recordEntityId: record,
+      inDoubt: delivery.inDoubt,
+      expectedStamp: delivery.lastReceipt,
+      redelivered: resent,
+      serviceKey: this.#connection.supportsActionKey ? "action" : "service",
+    });
+    this.#recent.sent(child, delivery);
+    const result = readDeliveryResult(await this.#connection.command({ ...script }));
+    this.#recent.answered(child, delivery);
+    return result;
+  }
+
+  /** The child's delivery record; undefined only when Home Assistant cannot keep one. */
+  async #recordOf(child: ChildRef): Promise<string | undefined> {
+    const known = this.records.entityFor(child.id);
+    if (known || this.records.supported === false) return known;
+    let supported: boolean;
+    try {
+      supported = await this.records.ensure([child]);
+    } catch (error) {
+      throw new NotDeliveredError(`the delivery record could not be set up: ${(error as Error).message}`);
+    }
+    const record = this.records.entityFor(child.id);
+    if (!record && supported)
+      throw new NotDeliveredError("the delivery record was not found in Home Assistant's entity registry");
+    return record;
+  }
+}
