@@ -23,6 +23,8 @@ export interface EventDelivererOptions {
   entities: EntityPublisher;
   names: EntityNames;
   logger: Logger;
+  /** Names any child as the entities do. */
+  identityOf: (child: ChildRef) => ChildIdentity;
   /** Where the facts sent lately are kept across restarts of the bridge; in memory without. */
   recentDeliveries?: RecentDeliveryHistory | undefined;
 }
@@ -39,6 +41,7 @@ export class EventDeliverer {
   readonly #entities: EntityPublisher;
   readonly #names: EntityNames;
   readonly #logger: Logger;
+  readonly #identityOf: (child: ChildRef) => ChildIdentity;
   /** The children's delivery records (input_text helpers), which the sink keeps in step. */
   readonly records: DeliveryRecords;
   /** Facts answered lately: a crash of Home Assistant may have taken what they set off. */
@@ -51,6 +54,7 @@ export class EventDeliverer {
     this.#entities = options.entities;
     this.#names = options.names;
     this.#logger = options.logger;
+    this.#identityOf = options.identityOf;
     this.records = new DeliveryRecords(options.connection, options.logger, options.names);
     this.#recent = new RecentDeliveries(REDELIVERY_WINDOW_MS, options.recentDeliveries);
   }
@@ -67,22 +71,18 @@ export class EventDeliverer {
     this.#recent.dropped();
   }
 
-  /** Delivers one fact of `child`; `identityOf` names any child as the entities do. */
-  async deliver(
-    child: ChildRef,
-    delivery: FactDelivery,
-    identityOf: (child: ChildRef) => ChildIdentity,
-  ): Promise<DeliveryOutcome> {
+  /** Delivers one fact of `child`. */
+  async deliver(child: ChildRef, delivery: FactDelivery): Promise<DeliveryOutcome> {
     if (this.#recent.unsettled) {
       // The check after the reconnection failed (Home Assistant was still setting up, say): the
       // facts owed go before any new one.
-      await this.redeliverAfterCrash(identityOf).catch((error: unknown) => {
+      await this.redeliverAfterCrash().catch((error: unknown) => {
         throw new NotDeliveredError(
           `the facts answered before Home Assistant restarted could not be sent again yet: ${(error as Error).message}`,
         );
       });
     }
-    const identity = identityOf(child);
+    const identity = this.#identityOf(child);
     const record = await this.#recordOf(child);
     try {
       if (!record) {
@@ -125,7 +125,7 @@ export class EventDeliverer {
    * before what they set off had run: those facts go again, marked redelivered, in their order
    * (recent-deliveries.ts). A record that names the last fact answered means nothing was lost.
    */
-  async redeliverAfterCrash(identityOf: (child: ChildRef) => ChildIdentity): Promise<void> {
+  async redeliverAfterCrash(): Promise<void> {
     const children = this.#recent.childrenInDoubt();
     if (children.length > 0) {
       const states = await this.#connection.command<Array<{ entity_id: string; state: string }>>({
@@ -143,7 +143,7 @@ export class EventDeliverer {
         );
         for (const { delivery } of owed) {
           const again = { ...delivery, ageSeconds: factAgeSeconds(delivery.event.at) };
-          await this.#deliverScripted(identityOf(child), child, again, record, true);
+          await this.#deliverScripted(this.#identityOf(child), child, again, record, true);
         }
       }
     }

@@ -107,6 +107,7 @@ export class HaSink implements Sink {
       entities: this.#entities,
       names: this.#names,
       logger: options.logger,
+      identityOf: (child) => this.#identity(child),
       recentDeliveries: options.recentDeliveries,
     });
     this.#dashboard = options.dashboard
@@ -174,7 +175,7 @@ export class HaSink implements Sink {
 
   async publishEvent(child: ChildRef, delivery: FactDelivery): Promise<DeliveryOutcome> {
     if (!this.#connection.ready) throw new NotDeliveredError("Home Assistant is not ready");
-    return this.#events.deliver(child, delivery, (c) => this.#identity(c));
+    return this.#events.deliver(child, delivery);
   }
 
   async publishStatus(status: EngineStatus): Promise<void> {
@@ -252,15 +253,13 @@ export class HaSink implements Sink {
       return;
     }
     await this.#republish();
-    await this.#events
-      .redeliverAfterCrash((child) => this.#identity(child))
-      .catch((error: unknown) => {
-        // Kept for the next connection: the link dropped again, or the record could not be read.
-        this.#logger.warn(
-          { err: error },
-          "the facts answered before Home Assistant restarted could not be checked",
-        );
-      });
+    await this.#events.redeliverAfterCrash().catch((error: unknown) => {
+      // Kept for the next connection: the link dropped again, or the record could not be read.
+      this.#logger.warn(
+        { err: error },
+        "the facts answered before Home Assistant restarted could not be checked",
+      );
+    });
     // Home Assistant may have been restored from a backup, or the dashboard deleted meanwhile.
     await this.#keepDashboard();
   }
