@@ -16,6 +16,7 @@ import { atMost, everyOne, withinOfBest } from "./goals/goal.js";
 import { goalsSection } from "./goals/summary.js";
 import { parseResidentMemory } from "./real/proc-stats.js";
 import {
+  commandFor,
   IMAGE_NODE_VERSION,
   imageFlags,
   imageFromRelease,
@@ -179,7 +180,7 @@ describe("lean", () => {
     );
   });
 
-  it("measures REST and MQTT on both runtimes, and REST without --lite-mode while the image has it", () => {
+  it("measures REST on the three runtimes, MQTT on two, and REST without --lite-mode while the image has it", () => {
     const runtime = (label: string, flags: string[]): NodeRuntime => ({
       label,
       execPath: "node",
@@ -189,17 +190,27 @@ describe("lean", () => {
     });
     const machine = runtime("Node 20", []);
     const labels = (image: NodeRuntime) =>
-      bridgeConfigs(machine, image).map((c) =>
+      bridgeConfigs(machine, image, runtime("Node 24 on musl, image flags", image.flags)).map((c) =>
         `${c.mode} ${c.runtime.label} ${c.runtime.flags.join(" ")}`.trim(),
       );
     expect(labels(runtime("Node 24, image flags", ["--max-semi-space-size=1", "--lite-mode"]))).toEqual([
       "rest Node 20",
       "rest Node 24, image flags --max-semi-space-size=1 --lite-mode",
+      "rest Node 24 on musl, image flags --max-semi-space-size=1 --lite-mode",
       "rest Node 24, image flags less --lite-mode --max-semi-space-size=1",
       "mqtt Node 20",
       "mqtt Node 24, image flags --max-semi-space-size=1 --lite-mode",
     ]);
-    expect(labels(runtime("Node 24, image flags", ["--max-semi-space-size=1"]))).toHaveLength(4);
+    expect(labels(runtime("Node 24, image flags", ["--max-semi-space-size=1"]))).toHaveLength(5);
+  });
+
+  it("runs a musl build through its loader, the node binary first, and any other node directly", () => {
+    const node = { label: "n", execPath: "/n/node", version: "v0", flags: ["--a"], role: "" };
+    expect(commandFor(node, ["main.js"])).toEqual({ command: "/n/node", args: ["--a", "main.js"] });
+    expect(commandFor({ ...node, loader: "/m/libc.so" }, ["main.js"])).toEqual({
+      command: "/m/libc.so",
+      args: ["/n/node", "--a", "main.js"],
+    });
   });
 
   it("takes the CPU share between the first and the last sample, and the means of each memory kind", () => {

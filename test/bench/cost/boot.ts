@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import type { NodeRuntime } from "../real/runtimes.js";
+import { commandFor, type NodeRuntime } from "../real/runtimes.js";
 
 /**
  * From spawning a node that only writes one line (with the runtime's flags) until that line
@@ -15,7 +15,8 @@ export async function nodeBootTimes(runtime: NodeRuntime, runs: number): Promise
 
 async function bootOnce(runtime: NodeRuntime): Promise<number> {
   const spawnedAt = Date.now();
-  const child = spawn(runtime.execPath, [...runtime.flags, "-e", 'process.stdout.write("up\\n")'], {
+  const { command, args } = commandFor(runtime, ["-e", 'process.stdout.write("up\\n")']);
+  const child = spawn(command, args, {
     stdio: ["ignore", "pipe", "ignore"],
   });
   const exited = once(child, "exit");

@@ -15,14 +15,21 @@ export function configLabel(config: BridgeConfig): string {
 }
 
 /**
- * REST on the machine's Node and on the image's runtime (the goals' subject), the same two in MQTT
- * mode (issue 11), and, while the image's flags include --lite-mode, REST on the image's Node
- * without it: what the image would cost were that flag dropped.
+ * REST on the machine's Node, on npm's build of the image's Node release and on a musl build of
+ * Node 24 as the image's Alpine runs it (the goals' subjects), the first two in MQTT mode as well
+ * (issue 11: MQTT's cost beside REST's, which the musl build does not change), and, while the
+ * image's flags include --lite-mode, REST on the image's Node without it: what the image would cost
+ * were that flag dropped.
  */
-export function bridgeConfigs(machine: NodeRuntime, image: NodeRuntime): BridgeConfig[] {
+export function bridgeConfigs(
+  machine: NodeRuntime,
+  image: NodeRuntime,
+  imageMusl: NodeRuntime,
+): BridgeConfig[] {
   const configs: BridgeConfig[] = [
     { mode: "rest", runtime: machine },
     { mode: "rest", runtime: image },
+    { mode: "rest", runtime: imageMusl },
   ];
   if (image.flags.includes("--lite-mode")) {
     const flags = image.flags.filter((flag) => flag !== "--lite-mode");

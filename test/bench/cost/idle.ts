@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { benchRoot } from "../real/paths.js";
 import { type ProcSample, ProcSampler } from "../real/proc-stats.js";
-import type { NodeRuntime } from "../real/runtimes.js";
+import { commandFor, type NodeRuntime } from "../real/runtimes.js";
 
 /** An idle node on one runtime, for scale and as the floor of the lean goals. */
 export interface IdleResult {
@@ -55,8 +55,8 @@ export async function sampleIdleNode(
   const script =
     `await Promise.all(${JSON.stringify(packages)}.map((name) => import(name))); for (let i = 0; i < 10; i++) gc();` +
     'process.stdout.write("ready\\n"); setInterval(() => {}, 2 ** 30);';
-  const flags = [...runtime.flags, "--expose-gc", "--input-type=module"];
-  const child = spawn(runtime.execPath, [...flags, "-e", script], {
+  const { command, args } = commandFor(runtime, ["--expose-gc", "--input-type=module", "-e", script]);
+  const child = spawn(command, args, {
     cwd: benchRoot,
     stdio: ["ignore", "pipe", "inherit"],
   });

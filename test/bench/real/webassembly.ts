@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
-import type { NodeRuntime } from "./runtimes.js";
+import { commandFor, type NodeRuntime } from "./runtimes.js";
 
 /**
  * Whether a runtime, with its flags, has WebAssembly: undici parses every HTTP answer with it, so
@@ -8,10 +8,7 @@ import type { NodeRuntime } from "./runtimes.js";
  * which removes it (Node 20 and 24.21 alike, measured with `node --lite-mode -p "typeof WebAssembly"`).
  */
 export async function hasWebAssembly(runtime: NodeRuntime): Promise<boolean> {
-  const { stdout } = await promisify(execFile)(
-    runtime.execPath,
-    [...runtime.flags, "-p", "typeof WebAssembly"],
-    { timeout: 30_000 },
-  );
+  const { command, args } = commandFor(runtime, ["-p", "typeof WebAssembly"]);
+  const { stdout } = await promisify(execFile)(command, args, { timeout: 30_000 });
   return stdout.trim() === "object";
 }
