@@ -29,12 +29,16 @@ const withKeyword = (keyword: string) => instructions.filter((line) => line.star
 const execForm = (line: string | undefined) => JSON.parse(line?.replace(/^\S+\s+(CMD\s+)?/, "") ?? "null");
 
 describe("the Dockerfile", () => {
-  it("starts from an explicit Node 24 (the active LTS) Alpine tag, never latest", () => {
+  it("starts from an explicit Node 26 (the active LTS) Alpine tag with its security fixes, never latest", () => {
     const froms = withKeyword("FROM");
     expect(froms.length).toBeGreaterThanOrEqual(2);
     for (const from of froms) {
-      expect(from).toMatch(/^FROM node:24\.\d+(\.\d+)?-alpine3\.\d+(\s+AS\s+\w+)?$/);
-      expect(from).not.toMatch(/latest|\$/);
+      const tag = /^FROM node:(\d+)\.(\d+)(\.\d+)?-alpine3\.\d+(\s+AS\s+\w+)?$/.exec(from);
+      expect(tag, from).not.toBeNull();
+      // 26.13 is the first minor all of whose patches hold the fixes of the 2026-10-21 security
+      // release (26.12.1); a minor tag takes that minor's newest patch.
+      expect([Number(tag?.[1]), Number(tag?.[2])], from).toEqual([26, expect.any(Number)]);
+      expect(Number(tag?.[2]), from).toBeGreaterThanOrEqual(13);
     }
   });
 

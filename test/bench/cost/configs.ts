@@ -15,9 +15,9 @@ export function configLabel(config: BridgeConfig): string {
 }
 
 /**
- * REST on the machine's Node, on npm's build of the image's Node release and on a musl build of
- * Node 24 as the image's Alpine runs it (the goals' subjects), the first two in MQTT mode as well
- * (issue 11: MQTT's cost beside REST's, which the musl build does not change), and, while the
+ * REST on the machine's Node, on npm's build of the image's Node line and on a musl build of Node
+ * for the image's libc (the goals' subjects), the first two in MQTT mode as well (issue 11: MQTT's
+ * cost beside REST's, which the musl build does not change), and, while the
  * image's flags include --lite-mode, REST on the image's Node without it: what the image would cost
  * were that flag dropped.
  */
@@ -37,7 +37,7 @@ export function bridgeConfigs(
       mode: "rest",
       runtime: {
         ...image,
-        label: "Node 24, image flags less --lite-mode",
+        label: `${image.label} less --lite-mode`,
         flags,
         role: "the image's Node and flags without --lite-mode, for comparison",
       },

