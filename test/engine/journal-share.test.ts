@@ -34,6 +34,14 @@ describe("the journal's polls shared among the children", () => {
     expect(journalStretches(activities, even)).toEqual(activities.map(() => even));
   });
 
+  it("counts a child as busy at its third recent fact while the others have none", () => {
+    // A burst's first poll or two: three facts for one child of ten, none for the others.
+    expect(journalStretches([2, 0, 0, 0, 0, 0, 0, 0, 0, 0], 4)).toEqual(Array(10).fill(4));
+    const stretches = journalStretches([3, 0, 0, 0, 0, 0, 0, 0, 0, 0], 4);
+    expect(stretches[0]).toBeLessThan(4);
+    expect(polls(stretches)).toBeCloseTo(10 / 4, 6);
+  });
+
   it("reads a child that stands out sooner, the others a little later, with as many polls in all", () => {
     // Ten children at twice their interval; one with 12 recent facts, the others with none or one.
     const activities = [12, 0, 1, 0, 0, 1, 0, 0, 0, 0];
