@@ -37,7 +37,7 @@ describe("the Dockerfile", () => {
       expect(tag, from).not.toBeNull();
       // 26.13 is the first minor all of whose patches hold the fixes of the 2026-10-21 security
       // release (26.12.1); a minor tag takes that minor's newest patch.
-      expect([Number(tag?.[1]), Number(tag?.[2])], from).toEqual([26, expect.any(Number)]);
+      expect(Number(tag?.[1]), from).toBe(26);
       expect(Number(tag?.[2]), from).toBeGreaterThanOrEqual(13);
     }
   });
