@@ -17,10 +17,17 @@ import type { ChildRef, FactDelivery } from "../engine/sink.js";
  * Assistant (both SIGKILLed, the host's OOM killer) starts with them in doubt since its last note,
  * and the same check of the records then tells what Home Assistant lost. A bridge restarted alone
  * finds each record naming its last fact sent, and sends nothing again.
+ *
+ * Once the window has passed, a fact can no longer be owed by any drop: a sweep a window after the
+ * answers forgets it (each child's last fact stays), here and in the history. Without it, a
+ * catch-up's facts (up to 1,000 a child) stayed in memory until the child's next fact, hours later
+ * on a quiet evening: 0.56 KiB each, both copies (900 sample facts, heap used after a full GC).
  */
 
 /** How long before the link dropped an answered fact may still have set nothing off. */
 export const REDELIVERY_WINDOW_MS = 30_000;
+/** How long after the window a sweep comes: a fact noted just as the window ends is out by then. */
+const SWEEP_SLACK_MS = 1_000;
 /** At most this many facts kept per child (a catch-up can send hundreds a second). */
 const PER_CHILD_LIMIT = 1_000;
 
@@ -41,6 +48,8 @@ export interface RecentDeliveryHistory {
   load(): RecentDelivery[];
   sent(entry: RecentDelivery): void;
   answered(childId: string, eventId: string, at: number): void;
+  /** Need no longer keep what was last noted before `before`, except each child's last fact. */
+  forget(before: number): void;
 }
 
 /** The facts sent to Home Assistant lately, per child, in the order they were first sent. */
@@ -50,6 +59,8 @@ export class RecentDeliveries {
   readonly #byChild = new Map<string, RecentDelivery[]>();
   /** The earliest drop of the link not yet followed by a check of the records. */
   #droppedAt: number | undefined;
+  /** The sweep to come, while facts beyond each child's last are kept. */
+  #sweep: NodeJS.Timeout | undefined;
 
   constructor(windowMs = REDELIVERY_WINDOW_MS, history?: RecentDeliveryHistory) {
     this.#windowMs = windowMs;
@@ -59,12 +70,19 @@ export class RecentDeliveries {
       const entries = this.#byChild.get(entry.child.id) ?? [];
       entries.push({ ...entry });
       this.#byChild.set(entry.child.id, entries);
-      lastNote = Math.max(lastNote, entry.answeredAt ?? entry.sentAt);
+      lastNote = Math.max(lastNote, notedAt(entry));
     }
     // The previous run's link ended with that run, at its last note or later. Taken as the drop,
     // the last note's window holds every fact the real drop's could: the check may send again a
     // fact that had run long enough, marked as such, but never misses one that had not.
     if (Number.isFinite(lastNote)) this.#droppedAt = lastNote;
+  }
+
+  /** How many facts are kept, all children together. */
+  get size(): number {
+    let total = 0;
+    for (const entries of this.#byChild.values()) total += entries.length;
+    return total;
   }
 
   /** `delivery` is about to be sent (again, when it was a redelivery: it keeps its place). */
@@ -79,6 +97,7 @@ export class RecentDeliveries {
     const entry = this.#entry(child, delivery, at);
     entry.answeredAt = at;
     this.#history?.answered(child.id, delivery.event.id, at);
+    this.#sweepLater();
   }
 
   /** The link dropped; the earliest drop not yet settled is kept. */
@@ -94,6 +113,7 @@ export class RecentDeliveries {
   /** The records were checked after the drop and every fact owed was sent again. */
   settled(): void {
     this.#droppedAt = undefined;
+    this.#sweepLater();
   }
 
   /** The children with facts answered within the window before the unsettled drop. */
@@ -121,15 +141,34 @@ export class RecentDeliveries {
     );
   }
 
+  /**
+   * Forgets the facts no drop from now on can owe: noted before the window, other than each child's
+   * last. Nothing goes while a drop is unsettled (what it may owe stays until it is settled).
+   */
+  forgetAged(at = Date.now()): void {
+    if (this.#droppedAt !== undefined) return;
+    const oldest = at - this.#windowMs;
+    for (const [childId, entries] of this.#byChild) this.#byChild.set(childId, withinWindow(entries, oldest));
+    this.#history?.forget(oldest);
+  }
+
+  /** A sweep a window from now (unless one is to come), while more than the last facts are kept. */
+  #sweepLater(): void {
+    if (this.#sweep || this.size <= this.#byChild.size) return;
+    this.#sweep = setTimeout(() => {
+      this.#sweep = undefined;
+      this.forgetAged();
+      this.#sweepLater();
+    }, this.#windowMs + SWEEP_SLACK_MS);
+    // Nothing to wait for at exit: the history holds what a next run needs.
+    this.#sweep.unref();
+  }
+
   /** The child's entry for `delivery`, added last if new; entries out of the window are dropped. */
   #entry(child: ChildRef, delivery: FactDelivery, at: number): RecentDelivery {
     // While a drop is unsettled, what it may owe stays, however long the check takes.
     const oldest = Math.min(at, this.#droppedAt ?? at) - this.#windowMs;
-    const entries = this.#byChild.get(child.id) ?? [];
-    // The last fact sent stays whatever its age: the record may name it.
-    const kept = entries.filter(
-      (entry, index) => index === entries.length - 1 || (entry.answeredAt ?? entry.sentAt) >= oldest,
-    );
+    const kept = withinWindow(this.#byChild.get(child.id) ?? [], oldest);
     let entry = kept.find((candidate) => candidate.delivery.event.id === delivery.event.id);
     if (!entry) {
       entry = { child, delivery, sentAt: at, answeredAt: undefined };
@@ -138,6 +177,16 @@ export class RecentDeliveries {
     this.#byChild.set(child.id, kept.slice(-PER_CHILD_LIMIT));
     return entry;
   }
+}
+
+/** The entries noted since `oldest`, and the last one whatever its age: the record may name it. */
+export function withinWindow(entries: readonly RecentDelivery[], oldest: number): RecentDelivery[] {
+  return entries.filter((entry, index) => index === entries.length - 1 || notedAt(entry) >= oldest);
+}
+
+/** When the entry was last noted: its answer, or its sending while no answer came. */
+export function notedAt(entry: RecentDelivery): number {
+  return entry.answeredAt ?? entry.sentAt;
 }
 
 /**

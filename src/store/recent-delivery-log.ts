@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import type { RecentDelivery, RecentDeliveryHistory } from "../ha/recent-deliveries.js";
+import { notedAt, type RecentDelivery, type RecentDeliveryHistory } from "../ha/recent-deliveries.js";
 import type { Logger } from "../log/logger.js";
 import { AppendLog } from "./append-log.js";
 
@@ -70,6 +70,12 @@ export class RecentDeliveryLog implements RecentDeliveryHistory {
     this.#noteAnswered(childId, eventId, at);
   }
 
+  /** The file keeps them until its next rewrite, which goes by its own notes (#rewrite). */
+  forget(before: number): void {
+    const kept = sinceOrLast([...this.#entries.values()], before);
+    for (const [key, entry] of this.#entries) if (!kept.has(entry)) this.#entries.delete(key);
+  }
+
   close(): void {
     this.#log.close();
   }
@@ -126,13 +132,10 @@ export class RecentDeliveryLog implements RecentDeliveryHistory {
 
   /** Keeps, per child, its last fact and those noted within keepMs of the latest note, in order. */
   #rewrite(): void {
-    const noted = (entry: RecentDelivery) => entry.answeredAt ?? entry.sentAt;
     const entries = [...this.#entries.values()];
-    const latest = entries.reduce((max, entry) => Math.max(max, noted(entry)), Number.NEGATIVE_INFINITY);
-    const lastOf = new Map(entries.map((entry) => [entry.child.id, entry]));
-    const kept = entries.filter(
-      (entry) => entry === lastOf.get(entry.child.id) || noted(entry) >= latest - this.#keepMs,
-    );
+    const latest = entries.reduce((max, entry) => Math.max(max, notedAt(entry)), Number.NEGATIVE_INFINITY);
+    const since = sinceOrLast(entries, latest - this.#keepMs);
+    const kept = entries.filter((entry) => since.has(entry));
     // The newest PER_CHILD_LIMIT of each child: the older ones beyond are skipped, in order.
     const beyondLimit = new Map<string, number>();
     for (const entry of kept)
@@ -152,6 +155,12 @@ export class RecentDeliveryLog implements RecentDeliveryHistory {
     }
     this.#log.rewrite(lines);
   }
+}
+
+/** Of `entries` (all children's, in order), those noted since `before` and each child's last. */
+function sinceOrLast(entries: readonly RecentDelivery[], before: number): Set<RecentDelivery> {
+  const lastOf = new Map(entries.map((entry) => [entry.child.id, entry]));
+  return new Set(entries.filter((entry) => entry === lastOf.get(entry.child.id) || notedAt(entry) >= before));
 }
 
 function sentLine({ child, delivery, sentAt }: RecentDelivery): string {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ChildRef } from "../../src/engine/sink.js";
 import { RecentDeliveries } from "../../src/ha/recent-deliveries.js";
 import { sampleDelivery } from "../support/facts.js";
@@ -105,5 +105,81 @@ describe("the facts Home Assistant answered lately", () => {
     // `a` is gone: a record naming it is not found, and only `b` is owed either way.
     recent.dropped(31_500);
     expect(ids(recent.owed(lea.id, "a"))).toEqual(["b"]);
+  });
+
+  describe("a window after the answers", () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    /** A catch-up: `count` facts of each child, sent and answered within a second. */
+    function catchUp(recent: RecentDeliveries, count: number): void {
+      for (let i = 0; i < count; i++) {
+        for (const child of [lea, noah]) {
+          const delivery = sampleDelivery(child.id, `${child.id}-${i}`);
+          recent.sent(child, delivery);
+          recent.answered(child, delivery);
+        }
+      }
+    }
+
+    it("forgets a catch-up's facts, keeping each child's last, with no new fact to prompt it", async () => {
+      vi.useFakeTimers({ now: 1_000_000 });
+      const recent = new RecentDeliveries(30_000);
+      catchUp(recent, 300);
+      expect(recent.size).toBe(600);
+      await vi.advanceTimersByTimeAsync(30_000);
+      expect(recent.size).toBe(600);
+      await vi.advanceTimersByTimeAsync(1_000);
+      expect(recent.size).toBe(2);
+      // The last ones still tell a record naming them that nothing is owed.
+      recent.dropped();
+      expect(ids(recent.owed(lea.id, "c-lea-299"))).toEqual([]);
+      expect(vi.getTimerCount()).toBe(0);
+    });
+
+    it("keeps everything an unsettled drop may owe until it is settled", async () => {
+      vi.useFakeTimers({ now: 1_000_000 });
+      const recent = new RecentDeliveries(30_000);
+      catchUp(recent, 50);
+      await vi.advanceTimersByTimeAsync(5_000);
+      recent.dropped();
+      // Home Assistant takes minutes to come back: its check finds what the drop owes.
+      await vi.advanceTimersByTimeAsync(120_000);
+      expect(recent.size).toBe(100);
+      expect(ids(recent.owed(lea.id, "c-lea-47"))).toEqual(["c-lea-48", "c-lea-49"]);
+      recent.settled();
+      await vi.advanceTimersByTimeAsync(31_000);
+      expect(recent.size).toBe(2);
+    });
+
+    it("sweeps again while facts answered since the last sweep are kept", async () => {
+      vi.useFakeTimers({ now: 1_000_000 });
+      const recent = new RecentDeliveries(30_000);
+      catchUp(recent, 10);
+      await vi.advanceTimersByTimeAsync(20_000);
+      // More facts, answered 20 s after the first: the first sweep leaves them (within the window).
+      for (let i = 10; i < 20; i++) recent.answered(lea, sampleDelivery(lea.id, `c-lea-${i}`));
+      await vi.advanceTimersByTimeAsync(11_000);
+      expect(recent.size).toBe(11);
+      await vi.advanceTimersByTimeAsync(20_000);
+      expect(recent.size).toBe(11);
+      await vi.advanceTimersByTimeAsync(11_000);
+      expect(recent.size).toBe(2);
+    });
+
+    it("tells the history what it need no longer keep", async () => {
+      vi.useFakeTimers({ now: 1_000_000 });
+      const forgotten: number[] = [];
+      const recent = new RecentDeliveries(30_000, {
+        load: () => [],
+        sent: () => {},
+        answered: () => {},
+        forget: (before) => forgotten.push(before),
+      });
+      catchUp(recent, 3);
+      await vi.advanceTimersByTimeAsync(31_000);
+      expect(forgotten).toEqual([1_001_000]);
+    });
   });
 });

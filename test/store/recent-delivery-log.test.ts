@@ -80,6 +80,23 @@ describe("the recent-deliveries log", () => {
     log.close();
   });
 
+  it("forgets in memory what is out of the window, but each child's last; the file keeps it until rewritten", async () => {
+    const dir = await tempDir();
+    const log = open(dir).log;
+    const recent = new RecentDeliveries(WINDOW, log);
+    roundTrip(recent, lea, "a", 1_000);
+    roundTrip(recent, noah, "n", 1_500);
+    roundTrip(recent, lea, "b", 2_000);
+    roundTrip(recent, lea, "c", 20_000);
+    log.forget(10_000);
+    expect(log.load().map((entry) => entry.delivery.event.id)).toEqual(["n", "c"]);
+    log.close();
+    // Killed now, the bridge finds the notes as they were, all within the window before its last.
+    const loaded = open(dir).log;
+    expect(loaded.load().map((entry) => entry.delivery.event.id)).toEqual(["a", "n", "b", "c"]);
+    loaded.close();
+  });
+
   it("keeps a fact sent again in its place, with its answer", async () => {
     const dir = await tempDir();
     const log = open(dir).log;
