@@ -180,7 +180,7 @@ export class RecentDeliveries {
 }
 
 /** The entries noted since `oldest`, and the last one whatever its age: the record may name it. */
-export function withinWindow(entries: readonly RecentDelivery[], oldest: number): RecentDelivery[] {
+function withinWindow(entries: readonly RecentDelivery[], oldest: number): RecentDelivery[] {
   return entries.filter((entry, index) => index === entries.length - 1 || notedAt(entry) >= oldest);
 }
 
