@@ -15,6 +15,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { build, type Metafile } from "esbuild";
 import { EXIT_FAILURE, EXIT_OK } from "../exit-codes.js";
 import { bundleStandIns } from "./bundle-stand-ins.js";
+import { llhttpWasmFiles } from "./llhttp-wasm-files.js";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -60,8 +61,9 @@ export async function buildBridge(outdir: string = DEFAULT_OUTDIR): Promise<Meta
     minifySyntax: true,
     metafile: true,
     logLevel: "warning",
-    // Node's modules that packages require for what the bridge never does (bundle-stand-ins.ts).
-    plugins: [bundleStandIns()],
+    // Node's modules that packages require for what the bridge never does (bundle-stand-ins.ts);
+    // undici's HTTP parser as .wasm files, not base64 in the source (llhttp-wasm-files.ts).
+    plugins: [bundleStandIns(), llhttpWasmFiles()],
   });
   return result.metafile;
 }

@@ -1,6 +1,7 @@
 import { execFile } from "node:child_process";
 import { readFile } from "node:fs/promises";
-import { join } from "node:path";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import type { Metafile } from "esbuild";
@@ -114,6 +115,29 @@ describe("npm run build", () => {
       const text = await readFile(join(repoRoot, file), "utf8");
       const wide = [...text].filter((character) => (character.codePointAt(0) ?? 0) > 0xff);
       expect(wide, file).toEqual([]);
+    }
+  });
+
+  it("holds undici's HTTP parser as .wasm files beside the code that reads them, not as base64", async () => {
+    const undiciRequire = createRequire(join(repoRoot, "node_modules/undici/package.json"));
+    const holders = new Set<string>();
+    for (const [file, output] of Object.entries(built.metafile.outputs)) {
+      if (!file.endsWith(".js")) continue;
+      const text = await readFile(join(repoRoot, file), "utf8");
+      // "\0asm\x01\0\0\0", the start of every WebAssembly module, in base64.
+      expect(text.includes("AGFzbQEAAAA"), file).toBe(false);
+      if (Object.keys(output.inputs).some((input) => input.includes("undici/lib/llhttp/llhttp")))
+        holders.add(file);
+    }
+    expect(holders.size).toBeGreaterThan(0);
+    for (const holder of holders) {
+      for (const [wasm, module] of [
+        ["llhttp_simd.wasm", "./lib/llhttp/llhttp_simd-wasm.js"],
+        ["llhttp.wasm", "./lib/llhttp/llhttp-wasm.js"],
+      ] as const) {
+        const bytes = await readFile(join(repoRoot, dirname(holder), wasm));
+        expect(bytes.equals(undiciRequire(module) as Buffer), `${wasm} beside ${holder}`).toBe(true);
+      }
     }
   });
 
