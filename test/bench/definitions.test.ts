@@ -29,7 +29,7 @@ import { BRIDGE_BUDGET_PER_MINUTE, restartsGoals } from "./restarts/goals.js";
 import { measureRestarts } from "./restarts/measure.js";
 import type { RestartsObservation } from "./restarts/run-restarts.js";
 import { clientOf, measureToken } from "./side-by-side/measure.js";
-import { refusalsOf, restScans } from "./side-by-side/refusals.js";
+import { bridgePastItsStart, refusalsOf, restScans } from "./side-by-side/refusals.js";
 import type { SideObservation } from "./side-by-side/run-side.js";
 import { percentile } from "./stats.js";
 
@@ -384,6 +384,31 @@ describe("helpers", () => {
       { at: 0, requests: 2, spreadMs: 10, sincePreviousMs: undefined },
       { at: 59_500, requests: 1, spreadMs: 0, sincePreviousMs: 59_500 },
     ]);
+  });
+
+  it("tells the bridge past its start once it has read every child's journal since its last 429", () => {
+    const rest = "HomeAssistant/2024.3.3 httpx/0.27.0 Python/3.11";
+    const read = (at: number, path: string, status = 200, userAgent?: string) => ({
+      at,
+      path,
+      status,
+      userAgent,
+    });
+    const requests = [
+      read(0, "/children/a/events?since=x"),
+      read(1, "/children/a/today"),
+      read(2, "/children/b/events?since=x", 429),
+      read(3, "/children/b/events?since=x", 200, rest),
+      read(4, "/children/b/today"),
+    ] as unknown as SideObservation["requests"];
+    // b's journal: refused to the bridge, read by rest only; a's: read before the 429.
+    expect(bridgePastItsStart(requests, ["a", "b"])).toBe(false);
+    requests.push(read(5, "/children/b/events?since=y") as unknown as SideObservation["requests"][number]);
+    expect(bridgePastItsStart(requests, ["a", "b"])).toBe(false);
+    requests.push(read(6, "/children/a/events?since=y") as unknown as SideObservation["requests"][number]);
+    expect(bridgePastItsStart(requests, ["a", "b"])).toBe(true);
+    // Without any 429, the first reads count.
+    expect(bridgePastItsStart(requests.slice(0, 2), ["a"])).toBe(true);
   });
 
   it("writes markdown tables with escaped pipes and right-aligned numbers", () => {

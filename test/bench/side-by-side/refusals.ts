@@ -60,6 +60,25 @@ export function restScans(requests: readonly ServedRequest[]): Scan[] {
   });
 }
 
+/**
+ * Whether the bridge is past its start: every followed child's journal read since the bridge's
+ * last 429. It starts on the whole budget, reading every child at once, and beside `rest` its
+ * first minute ends in a 429; it then reads the children it had not reached yet, one after the
+ * other at its new share, before anyone's polls come round again. A window that began before that
+ * measured the start: on 2026-11-27 it began 124 s after the bridge's, five children were still
+ * unread, and Léa's journal waited 179 s for its turn, 140 s after her first fact of the window.
+ */
+export function bridgePastItsStart(requests: readonly ServedRequest[], childIds: readonly string[]): boolean {
+  const bridge = requests.filter((r) => clientOf(r.userAgent) === "bridge");
+  const lastRefusal = bridge.findLast((r) => r.status === 429)?.at ?? Number.NEGATIVE_INFINITY;
+  const polled = new Set(
+    bridge
+      .filter((r) => r.at > lastRefusal && r.status === 200 && /^\/children\/[^/]+\/events/.test(r.path))
+      .map((r) => r.path.split("/")[2]),
+  );
+  return childIds.every((id) => polled.has(id));
+}
+
 /** One line per refusal and one per scan, times from `origin` (the window's start) in seconds. */
 export function refusalLines(requests: readonly ServedRequest[], origin: number): string[] {
   const s = (ms: number) => `${((ms - origin) / 1000).toFixed(1)} s`;

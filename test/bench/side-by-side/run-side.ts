@@ -13,7 +13,7 @@ import { type RunningBridge, startBridge } from "../real/bridge.js";
 import { stateChange } from "../real/ha-states.js";
 import { type SideHousehold, sideHousehold } from "./household.js";
 import type { SideBySideParams, SideBySideRun } from "./params.js";
-import { restScans } from "./refusals.js";
+import { bridgePastItsStart, restScans } from "./refusals.js";
 import { BRIDGE_LOG, REST_LOG, restEntities, userConfig } from "./rest-config.js";
 
 export interface LoggedLine {
@@ -94,6 +94,12 @@ export async function runSideBySide(params: SideBySideParams, run: SideBySideRun
     await waitFor(() => restScans(sim.requests).length >= STEADY_FROM_SCAN, {
       timeoutMs: (STEADY_FROM_SCAN + 1) * params.restScanSeconds * 1000,
       description: `rest's scan number ${STEADY_FROM_SCAN}`,
+    });
+    // And the bridge past its own start: every child read at the share it learnt (refusals.ts).
+    const followed = household.children.map((c) => c.id);
+    await waitFor(() => bridgePastItsStart(sim.requests, followed), {
+      timeoutMs: 300_000,
+      description: "every child's journal read by the bridge since its last 429",
     });
     await sleep(5_000);
 

@@ -48,7 +48,9 @@ export function sideBySideTable(params: SideBySideParams, observations: readonly
       "notifier: the bridge's on `reward_facts_event`, the user's on a state change of a last-event sensor. " +
       "The window begins once the bridge has delivered the day's facts so far and Home Assistant has made " +
       "its third scan (its second comes some 59.5 s after the first and is refused in part whoever else " +
-      "uses the token; the bridge learns its share in its first minute): it measures both clients steady. " +
+      "uses the token; the bridge learns its share in its first minute), and once the bridge has read every " +
+      "child's journal since its last 429 (after that 429 it first reads the children its start had not " +
+      "reached): it measures both clients steady. " +
       `During the window the simulator records one fact for Léa every ${factEveryMs / 1000} s on average ` +
       `(each gap drawn, seeded, within ±${num(factGapSpread * 100, 0)} %, so that the facts do not keep ` +
       `one phase against rest's scan; an ad-hoc validation: one point more each time); the counting goes ` +
