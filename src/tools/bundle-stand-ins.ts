@@ -4,7 +4,11 @@
 // Measured against Home Assistant over REST with 3 children, steady (scratch runs of 2026-11-26):
 // anonymous RSS 21.9 → 19.7 MiB and file-backed 43.8 → 42.5 MiB on Node 24, anonymous 14.3 → 13.9
 // MiB on Node 20. A test runs the bundle and reads which of Node's modules it loaded.
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { Plugin } from "esbuild";
+
+const here = dirname(fileURLToPath(import.meta.url));
 
 /**
  * What stands in for a module, and for whom: only requires from these packages are replaced, so
@@ -51,6 +55,12 @@ const STAND_INS: Record<string, StandIn> = {
   },
   // ws: compression is off (src/ha/connection.ts), and https and tls serve a wss:// address only.
   zlib: { packages: ["ws"], contents: loadedOnFirstUse("zlib") },
+  // ws's handshake digest and frame masks, write-file-atomic's temporary names: without OpenSSL
+  // (src/stand-ins/node-crypto.ts).
+  crypto: {
+    packages: ["ws", "write-file-atomic"],
+    contents: `module.exports = require(${JSON.stringify(join(here, "../stand-ins/node-crypto.ts"))});`,
+  },
   https: { packages: ["ws"], contents: loadedOnFirstUse("https") },
   tls: { packages: ["ws"], contents: loadedOnFirstUse("tls") },
 };
@@ -82,6 +92,7 @@ export function bundleStandIns(): Plugin {
       build.onLoad({ filter: /.*/, namespace: NAMESPACE }, (args) => ({
         contents: STAND_INS[args.path]?.contents ?? "",
         loader: "js",
+        resolveDir: here,
       }));
     },
   };

@@ -1,4 +1,5 @@
-import { createHash } from "node:crypto";
+import { sha256 } from "@noble/hashes/sha2.js";
+import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
 import type { LovelaceConfig } from "./lovelace.js";
 
 // How the bridge knows a dashboard is still as it wrote it: it saves, beside the configuration,
@@ -28,8 +29,10 @@ function canonical(value: unknown): string {
   return JSON.stringify(value);
 }
 
+// SHA-256 in plain JavaScript, the same digest as node:crypto's: the bridge loads no node:crypto
+// (src/stand-ins/node-crypto.ts says what it costs), and the marks already saved still match.
 function hashOf(content: unknown): string {
-  return createHash("sha256").update(canonical(content)).digest("hex").slice(0, 32);
+  return bytesToHex(sha256(utf8ToBytes(canonical(content)))).slice(0, 32);
 }
 
 export function marked(config: LovelaceConfig): MarkedConfig {
