@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import {
   buildDashboard,
@@ -222,5 +223,30 @@ describe("the bridge's mark on what it wrote", () => {
     ["something that is no configuration", "views: []", "changed"],
   ])("%s: %s", (_what, stored, judgement) => {
     expect(judge(stored, wanted)).toBe(judgement);
+  });
+});
+
+describe("a mark saved by an earlier bridge", () => {
+  // Bridges up to 0.2.0 hashed with node:crypto; the mark is now SHA-256 in plain JavaScript. A
+  // dashboard saved then must still be judged the bridge's own, or it would never be updated again.
+  const config = {
+    title: "Rewards",
+    views: [{ title: "Léa", path: "lea", cards: [{ type: "markdown", content: "5 min" }] }],
+  };
+  // The canonical form marker.ts hashes: keys in order at every level, written out by hand here.
+  const canonical =
+    '{"title":"Rewards","views":[{"cards":[{"content":"5 min","type":"markdown"}],"path":"lea","title":"Léa"}]}';
+  const earlierHash = createHash("sha256").update(canonical).digest("hex").slice(0, 32);
+
+  it("has the digest node:crypto gave", () => {
+    expect(marked(config)[MARK_KEY].hash).toBe(earlierHash);
+  });
+
+  it("is judged the bridge's own, untouched", () => {
+    const saved = {
+      ...config,
+      [MARK_KEY]: { note: "Written by the Reward Facts bridge.", hash: earlierHash },
+    };
+    expect(judge(saved, config)).toBe("same");
   });
 });
