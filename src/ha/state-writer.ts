@@ -1,5 +1,5 @@
 import pRetry from "p-retry";
-import { Agent, request } from "../http/undici.js";
+import { Pool, request } from "../http/undici.js";
 import type { Logger } from "../log/logger.js";
 import type { EntityState } from "./entities.js";
 import { HomeAssistantHttpError } from "./errors.js";
@@ -25,7 +25,8 @@ export interface StateWriterOptions {
  */
 export class StateWriter {
   readonly #o: StateWriterOptions;
-  readonly #agent = new Agent({ connectTimeout: 10_000, headersTimeout: 15_000, bodyTimeout: 15_000 });
+  /** Kept for the writer's life, as the API client keeps its own (src/api/client.ts says why). */
+  readonly #pool: Pool;
   /** The latest state asked for per entity, written or not (republished after a restart). */
   readonly #desired = new Map<string, EntityState>();
   /** What Home Assistant was last sent successfully per entity, and when, to skip unchanged writes. */
@@ -33,6 +34,11 @@ export class StateWriter {
 
   constructor(options: StateWriterOptions) {
     this.#o = options;
+    this.#pool = new Pool(new URL(options.url).origin, {
+      connectTimeout: 10_000,
+      headersTimeout: 15_000,
+      bodyTimeout: 15_000,
+    });
   }
 
   /** Writes the states that differ from what was last written; returns how many were written. */
@@ -71,7 +77,7 @@ export class StateWriter {
     const response = await request(`${this.#o.url}/api/states/${entityId}`, {
       method: "DELETE",
       headers: { authorization: `Bearer ${this.#o.token}` },
-      dispatcher: this.#agent,
+      dispatcher: this.#pool,
     });
     await response.body.dump();
     if (response.statusCode === 404) return false;
@@ -97,7 +103,7 @@ export class StateWriter {
   }
 
   async close(): Promise<void> {
-    await this.#agent.close();
+    await this.#pool.close();
   }
 
   #keyOf(state: EntityState): string {
@@ -120,7 +126,7 @@ export class StateWriter {
           method: "POST",
           headers: { authorization: `Bearer ${this.#o.token}`, "content-type": "application/json" },
           body: JSON.stringify(body),
-          dispatcher: this.#agent,
+          dispatcher: this.#pool,
         });
         const text = await response.body.text();
         if (response.statusCode >= 300) {

@@ -1,4 +1,4 @@
-// undici's Agent and request(), loaded without the rest of the package. Its index also loads
+// undici's Agent, Pool and request(), loaded without the rest of the package. Its index also loads
 // fetch, WebSocket, EventSource, the mock agents, the caches and cookies (about 3 MiB of heap that
 // the bridge never uses), and its cookies module reads globalThis.Headers, which on Node 22 and
 // later makes Node load its own bundled copy of undici as well (about 7 MiB more, measured on
@@ -8,6 +8,7 @@ import type * as Undici from "undici";
 import apiMethods from "undici/lib/api/index.js";
 import agentModule from "undici/lib/dispatcher/agent.js";
 import dispatcherModule from "undici/lib/dispatcher/dispatcher.js";
+import poolModule from "undici/lib/dispatcher/pool.js";
 import globalModule from "undici/lib/global.js";
 
 const DispatcherClass = dispatcherModule as typeof Undici.Dispatcher;
@@ -16,6 +17,8 @@ Object.assign(DispatcherClass.prototype, apiMethods);
 
 export const Agent = agentModule as typeof Undici.Agent;
 export type Agent = Undici.Agent;
+export const Pool = poolModule as typeof Undici.Pool;
+export type Pool = Undici.Pool;
 export type { Dispatcher } from "undici";
 
 const { getGlobalDispatcher } = globalModule as { getGlobalDispatcher: typeof Undici.getGlobalDispatcher };

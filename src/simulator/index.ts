@@ -150,6 +150,11 @@ export class ApiSimulator {
     });
   }
 
+  /** Closes the idle keep-alive connections, as the API's server does once their keep-alive runs out. */
+  closeIdleConnections(): void {
+    this.#server.closeIdleConnections();
+  }
+
   /** Stops the server; open connections and slow answers are dropped. */
   async stop(): Promise<void> {
     await this.#server.close();

@@ -41,6 +41,11 @@ export class SimServer {
     return new SimServer(server, (server.address() as AddressInfo).port, timers);
   }
 
+  /** Closes the connections that wait for a next request, as when the server's keep-alive runs out. */
+  closeIdleConnections(): void {
+    this.#server.closeIdleConnections();
+  }
+
   /** Stops listening, cancels slow answers and drops open (keep-alive) connections. */
   async close(): Promise<void> {
     for (const timer of this.#timers) clearTimeout(timer);

@@ -1,5 +1,6 @@
+import diagnostics from "node:diagnostics_channel";
 import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { RewardFactsClient } from "../../src/api/client.js";
 import {
@@ -263,6 +264,34 @@ describe("the token", () => {
     const texts = [...collectedErrors.map(errorText), ...collectedLines];
     for (const token of tokensSeen) {
       expect(texts.filter((text) => text.includes(token))).toEqual([]);
+    }
+  });
+});
+
+describe("connections", () => {
+  it("keeps the client of its connection once the API has closed the idle connection", async () => {
+    const port = Number(new URL(sim.url).port);
+    // undici's connector for each connection to the simulator: one per undici client object.
+    const connections: { connector: unknown; socket: Socket }[] = [];
+    const onConnected = (message: unknown) => {
+      const seen = message as { connectParams: { port: string }; connector: unknown; socket: Socket };
+      if (Number(seen.connectParams.port) === port) connections.push(seen);
+    };
+    diagnostics.subscribe("undici:client:connected", onConnected);
+    try {
+      expect(await client.listChildren()).toHaveLength(3);
+      const first = connections[0]?.socket;
+      if (!first) throw new Error("no connection seen");
+      const closed = new Promise((resolve) => first.once("close", resolve));
+      sim.closeIdleConnections();
+      await closed;
+      expect(await client.listChildren()).toHaveLength(3);
+      // A second connection, by the same client object: an Agent drops an origin's pool with its
+      // last connection and builds another (src/api/client.ts says why that matters).
+      expect(connections).toHaveLength(2);
+      expect(connections[1]?.connector).toBe(connections[0]?.connector);
+    } finally {
+      diagnostics.unsubscribe("undici:client:connected", onConnected);
     }
   });
 });
