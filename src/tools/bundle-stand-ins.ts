@@ -62,6 +62,20 @@ const STAND_INS: Record<string, StandIn> = {
     contents: `module.exports = require(${JSON.stringify(join(here, "../stand-ins/node-crypto.ts"))});`,
   },
   https: { packages: ["ws"], contents: loadedOnFirstUse("https") },
+  // undici, sonic-boom and thread-stream (pino's) only call assert(value, message), to check their
+  // own invariants: a passing check needs nothing of Node's assert, whose module loads its diff and
+  // error-source machinery; a failing one, or any other member, loads the real module and throws
+  // its error.
+  assert: {
+    packages: ["undici", "sonic-boom", "thread-stream"],
+    contents: `let real; const load = () => (real ??= require("node:assert"));
+function assert(value, message) { if (!value) load()(value, message); }
+module.exports = new Proxy(assert, { get: (target, key) => key in target ? target[key] : load()[key] });`,
+  },
+  // colorette asks, as it loads, whether standard output is a terminal, to colour by default;
+  // pino-pretty's lines are never coloured (src/log/logger.ts sets colorize: false), so the answer
+  // is no, and Node's tty module (with its stream and colour support) stays out.
+  tty: { packages: ["colorette"], contents: "module.exports = { isatty: () => false };" },
   tls: { packages: ["ws"], contents: loadedOnFirstUse("tls") },
 };
 

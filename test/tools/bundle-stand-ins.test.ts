@@ -59,19 +59,52 @@ socket.on("message", (data) => {
   socket.close();
 });
 socket.on("error", (error) => { process.stderr.write(String(error)); process.exitCode = 1; });`;
-    const out = join(dir, "client.mjs");
-    await build({
-      stdin: { contents: entry, resolveDir: repoRoot, loader: "js" },
-      outfile: out,
-      bundle: true,
-      format: "esm",
-      platform: "node",
-      banner: { js: COMMONJS_GLOBALS },
-      plugins: [bundleStandIns()],
-      logLevel: "silent",
-    });
+    const out = await bundle(entry, "client.mjs");
     expect(await readFile(out, "utf8")).toContain('require("node:tls")');
     const { stdout } = await run(process.execPath, [out], { cwd: dir, timeout: 20_000 });
     expect(JSON.parse(stdout)).toEqual({ before: false, answer: "pong ping", after: true });
   }, 60_000);
+
+  it("pass a package's passing check without Node's assert, and throw its error on a failing one", async () => {
+    // sonic-boom (pino's destination) checks as it closes that its descriptor is a number.
+    const entry = `import SonicBoom from "sonic-boom";
+const loaded = () => process.moduleLoadList.includes("NativeModule assert");
+const good = new SonicBoom({ dest: ${JSON.stringify(join(dir, "good.log"))}, sync: true });
+good.write("a line\\n");
+good.end();
+const afterPass = loaded();
+const bad = new SonicBoom({ dest: ${JSON.stringify(join(dir, "bad.log"))}, sync: true });
+bad.fd = "not a descriptor";
+let error;
+try { bad.end(); } catch (e) { error = { name: e.name, code: e.code, message: e.message }; }
+process.stdout.write(JSON.stringify({ afterPass, error, afterFail: loaded() }));`;
+    const out = await bundle(entry, "boom.mjs");
+    const { stdout } = await run(process.execPath, [out], { cwd: dir, timeout: 20_000 });
+    expect(JSON.parse(stdout)).toEqual({
+      afterPass: false,
+      error: {
+        name: "AssertionError",
+        code: "ERR_ASSERTION",
+        message: "sonic.fd must be a number, got string",
+      },
+      afterFail: true,
+    });
+    expect(await readFile(join(dir, "good.log"), "utf8")).toBe("a line\n");
+  }, 60_000);
 });
+
+/** `entry` bundled as the bridge's build bundles (ES module, the stand-ins), into the test's folder. */
+async function bundle(entry: string, name: string): Promise<string> {
+  const out = join(dir, name);
+  await build({
+    stdin: { contents: entry, resolveDir: repoRoot, loader: "js" },
+    outfile: out,
+    bundle: true,
+    format: "esm",
+    platform: "node",
+    banner: { js: COMMONJS_GLOBALS },
+    plugins: [bundleStandIns()],
+    logLevel: "silent",
+  });
+  return out;
+}
