@@ -1,10 +1,11 @@
 // The store's file system calls: node:fs's callbacks, each as a promise, rather than
 // node:fs/promises. Loading node:fs/promises loads, with it, Node's readline, file watchers,
-// directory iterators and file streams, none of which the store uses: on Node 26 with the image's
-// flags that was about 0.4 MiB anonymous and 0.4 MiB file-backed memory held for the bridge's
-// whole life (an idle node with and without it, the rest of what the bridge loads loaded in both,
-// 2026-11-27). Not util.promisify either: importing node:util as an ES module makes Node fill its
-// namespace, which loads util's lazy members (argument parsing, diffing, worker threads).
+// directory iterators and file streams, none of which the store uses (an idle node with the rest of
+// what the bridge loads: 0.4 MiB anonymous and 0.4 MiB file-backed more with it, on Node 26 with
+// the image's flags; in the steady bridge, this and the bundle's assert and tty stand-ins together
+// came to 0.3 MiB file-backed, 2026-11-27). Not util.promisify either: importing node:util as an
+// ES module makes Node fill its namespace, which loads util's lazy members (argument parsing,
+// diffing, worker threads).
 import * as fs from "node:fs";
 
 type Callback<T> = (error: NodeJS.ErrnoException | null, value: T) => void;
