@@ -1,10 +1,11 @@
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdtemp, utimes } from "node:fs/promises";
+import { mkdtemp, readFile, utimes } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { Heartbeat } from "../../src/health/heartbeat.js";
 import { ApiSimulator } from "../../src/simulator/index.js";
 import { BridgeProcess } from "../support/bridge-process.js";
 import { waitFor } from "../support/wait-for.js";
@@ -46,4 +47,27 @@ describe("the container's health check", () => {
     await utimes(file, fourMinutesAgo, fourMinutesAgo);
     expect(healthCheck(file)).toBe(1);
   }, 60_000);
+});
+
+describe("the main loop's heartbeat", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("is written at the first turn, then once a minute however often the loop turns", async () => {
+    vi.useFakeTimers({ toFake: ["Date"], now: new Date("2026-11-27T10:00:00Z") });
+    const file = join(await mkdtemp(join(tmpdir(), "rf-heartbeat-")), "heartbeat");
+    const heartbeat = new Heartbeat(file);
+    const written = () => readFile(file, "utf8").then((text) => text.trim());
+    heartbeat.beat();
+    expect(await written()).toBe("2026-11-27T10:00:00.000Z");
+    for (let turn = 0; turn < 20; turn++) {
+      vi.advanceTimersByTime(2_950);
+      heartbeat.beat();
+    }
+    expect(await written()).toBe("2026-11-27T10:00:00.000Z");
+    vi.advanceTimersByTime(1_000);
+    heartbeat.beat();
+    expect(await written()).toBe("2026-11-27T10:01:00.000Z");
+  });
 });
