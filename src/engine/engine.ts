@@ -195,6 +195,9 @@ export class Engine {
 
   /** Waits for the sink, but turns the loop at least every `ms` (the heartbeat) while it waits. */
   async #sinkReadyWithin(ms: number, signal: AbortSignal): Promise<boolean> {
+    // The usual case, at every turn: nothing to wait for, so no timer, listener or abort (whose
+    // DOMException, stack and all, was some 2 % of a steady bridge's CPU time in a profile).
+    if (this.#o.sink.ready) return true;
     const wait = new AbortController();
     const onAbort = () => wait.abort(signal.reason);
     signal.addEventListener("abort", onAbort, { once: true });
