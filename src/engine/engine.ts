@@ -1,19 +1,18 @@
 import type { Logger } from "../log/logger.js";
 import type { ApiReader } from "./api-reader.js";
 import { startOfLocalDay } from "./day-start.js";
-import { type DiscoveryContext, reconcileTracks, wantedChildren } from "./discovery.js";
 import { type DeliveryMoment, type EventsJobContext, pollEvents } from "./events-job.js";
 import { failureAction, isBridgeError } from "./failure-policy.js";
 import { FailureSpell } from "./failure-spell.js";
+import { FollowedChildren } from "./followed-children.js";
 import { Pacing, round2 } from "./pacing.js";
 import type { RateBudget } from "./rate-budget.js";
 import { retryTransient } from "./retry.js";
 import { type Job, nextJob, type Schedule } from "./scheduler.js";
-import type { EngineStatus, Sink, UnavailableReason } from "./sink.js";
+import type { EngineStatus, Sink } from "./sink.js";
 import { sleep } from "./sleep.js";
 import type { CursorStore, DeliveryLedger } from "./storage.js";
 import { readToday, type TodayJobContext } from "./today-job.js";
-import type { Track } from "./track.js";
 
 export interface EngineOptions {
   reader: ApiReader;
@@ -56,18 +55,16 @@ export interface EngineOptions {
 export class Engine {
   readonly #o: Required<Omit<EngineOptions, "childrenFilter" | "pauseAt">> &
     Pick<EngineOptions, "pauseAt"> & { childrenFilter: readonly string[] };
-  readonly #tracks = new Map<string, Track>();
+  readonly #children: FollowedChildren;
   readonly #apiSpell = new FailureSpell();
   readonly #storageSpell = new FailureSpell();
   readonly #abort = new AbortController();
   readonly #events: EventsJobContext;
   readonly #today: TodayJobContext;
-  readonly #discovery: DiscoveryContext;
   #discoveryDue = 0;
   #statusDue = 0;
   #tokenInvalid = false;
   #tokenCheckDue = 0;
-  #discovered = false;
   #lastError: string | null = null;
   readonly #pacing: Pacing;
   #publishedStatus = "";
@@ -93,7 +90,12 @@ export class Engine {
     const retry = <T>(attempt: () => Promise<T>, signal: AbortSignal) =>
       retryTransient(attempt, signal, { minTimeoutMs: o.retryMinTimeoutMs });
     this.#today = { reader: o.reader, sink: o.sink, logger: o.logger, retry };
-    this.#discovery = { reader: o.reader, logger: o.logger, childrenFilter: o.childrenFilter, retry };
+    this.#children = new FollowedChildren({
+      sink: o.sink,
+      logger: o.logger,
+      discovery: { reader: o.reader, logger: o.logger, childrenFilter: o.childrenFilter, retry },
+      pacing: this.#pacing,
+    });
     this.#events = {
       reader: o.reader,
       sink: o.sink,
@@ -130,8 +132,7 @@ export class Engine {
   async publishStopped(): Promise<void> {
     if (!this.#o.sink.ready) return;
     this.#stopped = true;
-    for (const track of this.#tracks.values()) {
-      if (track.suspended) continue;
+    for (const track of this.#children.followed()) {
       await this.#o.sink.markUnavailable(track.child, "bridge_stopped");
     }
     await this.#o.sink.publishStatus(this.status());
@@ -148,7 +149,7 @@ export class Engine {
           ? "rate_limited"
           : this.#apiSpell.lastedMs(now) >= this.#unavailableAfterMs()
             ? "api_unreachable"
-            : this.#discovered
+            : this.#children.discovered
               ? "ok"
               : "starting";
     return {
@@ -158,7 +159,7 @@ export class Engine {
       demandPerMinute: Math.round(cadence.demandPerMinute * 10) / 10,
       stretch: round2(cadence.stretch),
       todayStretch: round2(cadence.todayStretch),
-      children: this.#followed().map((t) => t.child),
+      children: this.#children.followed().map((t) => t.child),
       rateLimitedCount: this.#o.budget.rateLimitedCount,
       lastError: this.#lastError,
       lastTurnAt: this.#lastTurnAt,
@@ -185,7 +186,8 @@ export class Engine {
           continue;
         }
         await this.#runJob(job, signal);
-        if (this.#discovered && this.#pacing.outdated) this.#pacing.recompute(this.#followed().length);
+        if (this.#children.discovered && this.#pacing.outdated)
+          this.#pacing.recompute(this.#children.followed().length);
         await this.#publishStatus(false);
       }
     } catch (error) {
@@ -222,24 +224,24 @@ export class Engine {
           return;
         case "discovery":
           this.#discoveryDue = now + this.#o.discoveryIntervalMs;
-          await this.#discover(signal);
+          await this.#children.discover(signal);
           break;
         case "token_check":
           this.#tokenCheckDue = now + this.#o.tokenCheckIntervalMs;
-          await this.#discover(signal);
+          await this.#children.discover(signal);
           this.#tokenInvalid = false;
           this.#o.logger.info("the API token works again; polling resumes");
-          for (const track of this.#tracks.values()) {
+          for (const track of this.#children.all()) {
             track.eventsDue = now;
             track.todayDue = now;
           }
           break;
         case "events": {
           const { track } = job;
-          this.#pacing.planEvents(track, job.due, this.#followed());
+          this.#pacing.planEvents(track, job.due, this.#children.followed());
           const outcome = await pollEvents(this.#events, track.child, signal);
           track.schemaIssue.events = null;
-          this.#pacing.journalRead(track, job.due, outcome, this.#followed());
+          this.#pacing.journalRead(track, job.due, outcome, this.#children.followed());
           break;
         }
         case "today": {
@@ -258,54 +260,15 @@ export class Engine {
     }
   }
 
-  async #discover(signal: AbortSignal): Promise<void> {
-    const wanted = await wantedChildren(this.#discovery, signal);
-    const { changed, gone } = reconcileTracks(this.#tracks, wanted, Date.now(), this.#o.logger);
-    for (const track of gone) await this.#suspend(track, false);
-    if (changed || !this.#discovered) {
-      await this.#publishChildren();
-      this.#pacing.recompute(this.#followed().length);
-    }
-    this.#discovered = true;
-  }
-
-  /** The children followed now, to the sink: one that left the household is no longer among them. */
-  async #publishChildren(): Promise<void> {
-    await this.#o.sink.setChildren(this.#followed().map((t) => t.child));
-  }
-
-  /** The children polled now: those the token still covers. */
-  #followed(): Track[] {
-    return [...this.#tracks.values()].filter((t) => !t.suspended);
-  }
-
   #schedule(): Schedule {
     return {
       tokenInvalid: this.#tokenInvalid,
       tokenCheckDue: this.#tokenCheckDue,
       discoveryDue: this.#discoveryDue,
       statusDue: this.#statusDue,
-      tracks: this.#tracks.values(),
+      tracks: this.#children.all(),
       intervals: this.#pacing.intervals,
     };
-  }
-
-  /** The token no longer covers the child (a 403, or gone from the list). */
-  async #suspend(track: Track, publishChildren = true): Promise<void> {
-    track.suspended = true;
-    this.#o.logger.warn(
-      { child: track.child.firstName },
-      "the token no longer covers this child; not polling it",
-    );
-    await this.#markUnavailable(track, "not_covered");
-    if (publishChildren) await this.#publishChildren();
-    this.#pacing.recompute(this.#followed().length);
-  }
-
-  async #markUnavailable(track: Track, reason: UnavailableReason): Promise<void> {
-    if (track.unavailable === reason) return;
-    track.unavailable = reason;
-    await this.#o.sink.markUnavailable(track.child, reason);
   }
 
   #unavailableAfterMs(): number {
@@ -338,7 +301,7 @@ export class Engine {
         }
         this.#tokenInvalid = true;
         this.#tokenCheckDue = now + this.#o.tokenCheckIntervalMs;
-        for (const t of this.#tracks.values()) await this.#markUnavailable(t, "token_rejected");
+        for (const t of this.#children.all()) await this.#children.markUnavailable(t, "token_rejected");
         return;
       case "rate_limited":
         this.#o.budget.pauseAfterRateLimit(action.retryAfterMs, now);
@@ -348,13 +311,13 @@ export class Engine {
         );
         return;
       case "child_not_covered":
-        if (track) await this.#suspend(track);
+        if (track) await this.#children.suspend(track);
         return;
       case "rules_not_synced":
         if (!track) return;
         if (track.unavailable !== "rules_not_synced")
           this.#o.logger.warn(who, "no rules synced yet for this child; checking again at the today cadence");
-        await this.#markUnavailable(track, "rules_not_synced");
+        await this.#children.markUnavailable(track, "rules_not_synced");
         return;
       case "unreadable_answer": {
         const issue = action.issues.join("; ");
@@ -373,7 +336,7 @@ export class Engine {
         if (track && job.kind === "today" && track.todaySpell.lastedMs(now) >= this.#unavailableAfterMs()) {
           if (track.unavailable === null)
             this.#o.logger.warn(who, "child unavailable: the API has failed for too long");
-          await this.#markUnavailable(track, "api_unreachable");
+          await this.#children.markUnavailable(track, "api_unreachable");
         }
         return;
       case "unexpected":
