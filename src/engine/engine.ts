@@ -2,8 +2,7 @@ import type { Logger } from "../log/logger.js";
 import type { ApiReader } from "./api-reader.js";
 import { startOfLocalDay } from "./day-start.js";
 import { type DeliveryMoment, type EventsJobContext, pollEvents } from "./events-job.js";
-import { failureAction, isBridgeError } from "./failure-policy.js";
-import { FailureSpell } from "./failure-spell.js";
+import { FailureReactions } from "./failure-reactions.js";
 import { FollowedChildren } from "./followed-children.js";
 import { Pacing, round2 } from "./pacing.js";
 import type { RateBudget } from "./rate-budget.js";
@@ -56,16 +55,12 @@ export class Engine {
   readonly #o: Required<Omit<EngineOptions, "childrenFilter" | "pauseAt">> &
     Pick<EngineOptions, "pauseAt"> & { childrenFilter: readonly string[] };
   readonly #children: FollowedChildren;
-  readonly #apiSpell = new FailureSpell();
-  readonly #storageSpell = new FailureSpell();
+  readonly #failures: FailureReactions;
   readonly #abort = new AbortController();
   readonly #events: EventsJobContext;
   readonly #today: TodayJobContext;
   #discoveryDue = 0;
   #statusDue = 0;
-  #tokenInvalid = false;
-  #tokenCheckDue = 0;
-  #lastError: string | null = null;
   readonly #pacing: Pacing;
   #publishedStatus = "";
   #lastTurnAt = 0;
@@ -93,8 +88,17 @@ export class Engine {
     this.#children = new FollowedChildren({
       sink: o.sink,
       logger: o.logger,
-      discovery: { reader: o.reader, logger: o.logger, childrenFilter: o.childrenFilter, retry },
+      reader: o.reader,
+      childrenFilter: o.childrenFilter,
+      retry,
       pacing: this.#pacing,
+    });
+    this.#failures = new FailureReactions({
+      logger: o.logger,
+      budget: o.budget,
+      children: this.#children,
+      tokenCheckIntervalMs: o.tokenCheckIntervalMs,
+      unavailableAfterMs: () => this.#pacing.todayIntervals(o.unavailableAfterIntervals),
     });
     this.#events = {
       reader: o.reader,
@@ -143,11 +147,11 @@ export class Engine {
     const { cadence } = this.#pacing;
     const state = this.#stopped
       ? "stopped"
-      : this.#tokenInvalid
+      : this.#failures.tokenInvalid
         ? "token_invalid"
         : this.#o.budget.isPaused(now)
           ? "rate_limited"
-          : this.#apiSpell.lastedMs(now) >= this.#unavailableAfterMs()
+          : this.#failures.apiUnreachable(now)
             ? "api_unreachable"
             : this.#children.discovered
               ? "ok"
@@ -161,7 +165,7 @@ export class Engine {
       todayStretch: round2(cadence.todayStretch),
       children: this.#children.followed().map((t) => t.child),
       rateLimitedCount: this.#o.budget.rateLimitedCount,
-      lastError: this.#lastError,
+      lastError: this.#failures.lastError,
       lastTurnAt: this.#lastTurnAt,
     };
   }
@@ -227,10 +231,9 @@ export class Engine {
           await this.#children.discover(signal);
           break;
         case "token_check":
-          this.#tokenCheckDue = now + this.#o.tokenCheckIntervalMs;
+          this.#failures.checkingToken(now);
           await this.#children.discover(signal);
-          this.#tokenInvalid = false;
-          this.#o.logger.info("the API token works again; polling resumes");
+          this.#failures.tokenWorks();
           for (const track of this.#children.all()) {
             track.eventsDue = now;
             track.todayDue = now;
@@ -251,98 +254,22 @@ export class Engine {
           break;
         }
       }
-      if (this.#apiSpell.succeed()) this.#o.logger.info("the API answers again");
-      if (this.#storageSpell.succeed()) this.#o.logger.info("the data directory can be written again");
-      this.#lastError = null;
+      this.#failures.succeeded();
     } catch (error) {
       if (signal.aborted) throw error;
-      await this.#onError(error, job);
+      await this.#failures.failed(error, job, Date.now());
     }
   }
 
   #schedule(): Schedule {
     return {
-      tokenInvalid: this.#tokenInvalid,
-      tokenCheckDue: this.#tokenCheckDue,
+      tokenInvalid: this.#failures.tokenInvalid,
+      tokenCheckDue: this.#failures.tokenCheckDue,
       discoveryDue: this.#discoveryDue,
       statusDue: this.#statusDue,
       tracks: this.#children.all(),
       intervals: this.#pacing.intervals,
     };
-  }
-
-  #unavailableAfterMs(): number {
-    return this.#pacing.todayIntervals(this.#o.unavailableAfterIntervals);
-  }
-
-  /** Applies the failure policy's action (failure-policy.ts) to the loop and the child. */
-  async #onError(error: unknown, job: Job): Promise<void> {
-    const track = "track" in job ? job.track : undefined;
-    const who = track ? { child: track.child.firstName } : {};
-    const now = Date.now();
-    const action = failureAction(error);
-    if (isBridgeError(action) && "message" in action) this.#lastError = action.message;
-    switch (action.kind) {
-      case "await_sink":
-        if (track) track.eventsDue = now;
-        return;
-      case "storage_failing":
-        if (this.#storageSpell.fail(now))
-          this.#o.logger.error(
-            { ...who, error: action.message },
-            "cannot write the data directory; facts wait",
-          );
-        return;
-      case "token_rejected":
-        if (!this.#tokenInvalid) {
-          this.#o.logger.error(
-            "the API rejected the token (revoked or unknown): create a new token in the app; checking again every 10 minutes",
-          );
-        }
-        this.#tokenInvalid = true;
-        this.#tokenCheckDue = now + this.#o.tokenCheckIntervalMs;
-        for (const t of this.#children.all()) await this.#children.markUnavailable(t, "token_rejected");
-        return;
-      case "rate_limited":
-        this.#o.budget.pauseAfterRateLimit(action.retryAfterMs, now);
-        this.#o.logger.warn(
-          { retryAfterMs: action.retryAfterMs },
-          "the API answered 429 (rate limited): pausing every request of the token",
-        );
-        return;
-      case "child_not_covered":
-        if (track) await this.#children.suspend(track);
-        return;
-      case "rules_not_synced":
-        if (!track) return;
-        if (track.unavailable !== "rules_not_synced")
-          this.#o.logger.warn(who, "no rules synced yet for this child; checking again at the today cadence");
-        await this.#children.markUnavailable(track, "rules_not_synced");
-        return;
-      case "unreadable_answer": {
-        const issue = action.issues.join("; ");
-        const kind = job.kind === "events" || job.kind === "today" ? job.kind : undefined;
-        if (!track || !kind || track.schemaIssue[kind] !== issue)
-          this.#o.logger.warn(
-            { ...who, issues: action.issues, request: action.path },
-            "unreadable API answer",
-          );
-        if (track && kind) track.schemaIssue[kind] = issue;
-        return;
-      }
-      case "api_failing":
-        if (this.#apiSpell.fail(now))
-          this.#o.logger.warn({ ...who, error: action.message }, "the API cannot be read");
-        if (track && job.kind === "today" && track.todaySpell.lastedMs(now) >= this.#unavailableAfterMs()) {
-          if (track.unavailable === null)
-            this.#o.logger.warn(who, "child unavailable: the API has failed for too long");
-          await this.#children.markUnavailable(track, "api_unreachable");
-        }
-        return;
-      case "unexpected":
-        this.#o.logger.error({ ...who, err: error }, `unexpected failure in the ${job.kind} job`);
-        return;
-    }
   }
 
   async #publishStatus(force: boolean): Promise<void> {

@@ -1,13 +1,11 @@
-import type { Logger } from "../log/logger.js";
 import { type DiscoveryContext, reconcileTracks, wantedChildren } from "./discovery.js";
 import type { Pacing } from "./pacing.js";
 import type { Sink, UnavailableReason } from "./sink.js";
 import type { Track } from "./track.js";
 
-export interface FollowedChildrenOptions {
+/** What discovery needs (the reader, the `children` option, the logger, …) and where it tells. */
+export interface FollowedChildrenOptions extends DiscoveryContext {
   sink: Sink;
-  logger: Logger;
-  discovery: DiscoveryContext;
   /** Shares the budget out again whenever the number of children followed changes. */
   pacing: Pacing;
 }
@@ -43,7 +41,7 @@ export class FollowedChildren {
 
   /** Lists the token's children and brings the tracks, the sink and the pacing in line. */
   async discover(signal: AbortSignal): Promise<void> {
-    const wanted = await wantedChildren(this.#o.discovery, signal);
+    const wanted = await wantedChildren(this.#o, signal);
     const { changed, gone } = reconcileTracks(this.#tracks, wanted, Date.now(), this.#o.logger);
     for (const track of gone) await this.suspend(track, false);
     if (changed || !this.#discovered) {

@@ -1,0 +1,136 @@
+import type { Logger } from "../log/logger.js";
+import { failureAction, isBridgeError } from "./failure-policy.js";
+import { FailureSpell } from "./failure-spell.js";
+import type { FollowedChildren } from "./followed-children.js";
+import type { RateBudget } from "./rate-budget.js";
+import type { Job } from "./scheduler.js";
+
+export interface FailureReactionsOptions {
+  logger: Logger;
+  budget: RateBudget;
+  children: FollowedChildren;
+  /** How often a rejected token is tried again. */
+  tokenCheckIntervalMs: number;
+  /** How long the API may fail before it (or a child's today) counts as unreachable. */
+  unavailableAfterMs: () => number;
+}
+
+/**
+ * What the engine's loop does with a failed job, once the failure policy (failure-policy.ts) has
+ * named the action, and what it keeps of failures for the status and the schedule: how long the
+ * API and the data directory have failed, whether the token was rejected and when to try it again,
+ * the last error. Each spell is logged when it starts and when it ends, not at every failure.
+ */
+export class FailureReactions {
+  readonly #o: FailureReactionsOptions;
+  readonly #apiSpell = new FailureSpell();
+  readonly #storageSpell = new FailureSpell();
+  #tokenInvalid = false;
+  #tokenCheckDue = 0;
+  #lastError: string | null = null;
+
+  constructor(options: FailureReactionsOptions) {
+    this.#o = options;
+  }
+
+  /** The API rejected the token: nothing is polled but the token check. */
+  get tokenInvalid(): boolean {
+    return this.#tokenInvalid;
+  }
+
+  get tokenCheckDue(): number {
+    return this.#tokenCheckDue;
+  }
+
+  /** The last failure of the bridge's own (not a child's condition), until a job goes through. */
+  get lastError(): string | null {
+    return this.#lastError;
+  }
+
+  /** Whether the API has failed for long enough to say so in the status. */
+  apiUnreachable(now: number): boolean {
+    return this.#apiSpell.lastedMs(now) >= this.#o.unavailableAfterMs();
+  }
+
+  /** The token check starts: the next one is an interval away, whatever this one finds. */
+  checkingToken(now: number): void {
+    this.#tokenCheckDue = now + this.#o.tokenCheckIntervalMs;
+  }
+
+  /** The token check went through. */
+  tokenWorks(): void {
+    this.#tokenInvalid = false;
+    this.#o.logger.info("the API token works again; polling resumes");
+  }
+
+  /** A job went through: the spells it ends are logged, and the last error is cleared. */
+  succeeded(): void {
+    if (this.#apiSpell.succeed()) this.#o.logger.info("the API answers again");
+    if (this.#storageSpell.succeed()) this.#o.logger.info("the data directory can be written again");
+    this.#lastError = null;
+  }
+
+  /** Applies the failure policy's action for `error` to the loop, the budget and the job's child. */
+  async failed(error: unknown, job: Job, now: number): Promise<void> {
+    const { logger, children } = this.#o;
+    const track = "track" in job ? job.track : undefined;
+    const who = track ? { child: track.child.firstName } : {};
+    const action = failureAction(error);
+    if (isBridgeError(action) && "message" in action) this.#lastError = action.message;
+    switch (action.kind) {
+      case "await_sink":
+        if (track) track.eventsDue = now;
+        return;
+      case "storage_failing":
+        if (this.#storageSpell.fail(now))
+          logger.error({ ...who, error: action.message }, "cannot write the data directory; facts wait");
+        return;
+      case "token_rejected":
+        if (!this.#tokenInvalid) {
+          logger.error(
+            "the API rejected the token (revoked or unknown): create a new token in the app; checking again every 10 minutes",
+          );
+        }
+        this.#tokenInvalid = true;
+        this.checkingToken(now);
+        for (const t of children.all()) await children.markUnavailable(t, "token_rejected");
+        return;
+      case "rate_limited":
+        this.#o.budget.pauseAfterRateLimit(action.retryAfterMs, now);
+        logger.warn(
+          { retryAfterMs: action.retryAfterMs },
+          "the API answered 429 (rate limited): pausing every request of the token",
+        );
+        return;
+      case "child_not_covered":
+        if (track) await children.suspend(track);
+        return;
+      case "rules_not_synced":
+        if (!track) return;
+        if (track.unavailable !== "rules_not_synced")
+          logger.warn(who, "no rules synced yet for this child; checking again at the today cadence");
+        await children.markUnavailable(track, "rules_not_synced");
+        return;
+      case "unreadable_answer": {
+        const issue = action.issues.join("; ");
+        const kind = job.kind === "events" || job.kind === "today" ? job.kind : undefined;
+        if (!track || !kind || track.schemaIssue[kind] !== issue)
+          logger.warn({ ...who, issues: action.issues, request: action.path }, "unreadable API answer");
+        if (track && kind) track.schemaIssue[kind] = issue;
+        return;
+      }
+      case "api_failing":
+        if (this.#apiSpell.fail(now))
+          logger.warn({ ...who, error: action.message }, "the API cannot be read");
+        if (track && job.kind === "today" && track.todaySpell.lastedMs(now) >= this.#o.unavailableAfterMs()) {
+          if (track.unavailable === null)
+            logger.warn(who, "child unavailable: the API has failed for too long");
+          await children.markUnavailable(track, "api_unreachable");
+        }
+        return;
+      case "unexpected":
+        logger.error({ ...who, err: error }, `unexpected failure in the ${job.kind} job`);
+        return;
+    }
+  }
+}
