@@ -10,6 +10,10 @@ import agentModule from "undici/lib/dispatcher/agent.js";
 import dispatcherModule from "undici/lib/dispatcher/dispatcher.js";
 import poolModule from "undici/lib/dispatcher/pool.js";
 import globalModule from "undici/lib/global.js";
+import { keepGenericWasmWrappers } from "./wasm-wrappers.js";
+
+// Before any request, as undici compiles its HTTP parser (WebAssembly) at the first one.
+keepGenericWasmWrappers();
 
 const DispatcherClass = dispatcherModule as typeof Undici.Dispatcher;
 // What undici's index does: gives every dispatcher (Agent, Pool, MockAgent…) request() and its kin.
