@@ -39,9 +39,6 @@ export interface CostRig {
   broker?: MosquittoBroker;
 }
 
-/** After start-up, before the window: the first round of polls and publications is over. */
-const SETTLE_MS = 10_000;
-
 /** The entities that hold a value once a start is done: the status, the readable children's minutes. */
 const EXPECTED = [
   "sensor.reward_facts_status",
@@ -94,7 +91,8 @@ export async function runConfig(
       }
     }
     if (!bridge || !sim) throw new Error("no bridge running");
-    await sleep(SETTLE_MS);
+    log(`${label}: ${params.settleMs / 1000} s for the start's tail to pass`);
+    await sleep(params.settleMs);
 
     log(`${label}: sampling the bridge (pid ${bridge.pid}) for ${params.windowMs / 1000} s`);
     const sampler = await new ProcSampler(bridge.pid, params.sampleMs).start();

@@ -81,7 +81,8 @@ export function costTable(r: CostResult): Section {
       `Assistant ${r.homeAssistantVersion} on loopback, 3 children (Léa, Noah, Inès), ` +
       `${params.factsPerHour} extra facts an hour per child. REST: states through Home Assistant's API; ` +
       "MQTT: a real Mosquitto and Home Assistant's MQTT integration set up through its config flow. " +
-      `Per configuration: ${params.startupRuns} first starts, then ${num(minutes, 0)} min sampled every ` +
+      `Per configuration: ${params.startupRuns} first starts, then, from ${duration(params.settleMs)} ` +
+      `after the last one's first state (the start's tail, params.ts), ${num(minutes, 0)} min sampled every ` +
       `${params.sampleMs / 1000} s from /proc, then a burst of ${params.burst} facts; one configuration ` +
       "after the other, on one Home Assistant.",
     tables: [
