@@ -88,7 +88,7 @@ export class FailureReactions {
       case "token_rejected":
         if (!this.#tokenInvalid) {
           logger.error(
-            "the API rejected the token (revoked or unknown): create a new token in the app; checking again every 10 minutes",
+            `the API rejected the token (revoked or unknown): create a new token in the app; checking again every ${Math.round(this.#o.tokenCheckIntervalMs / 60_000)} minutes`,
           );
         }
         this.#tokenInvalid = true;
