@@ -12,11 +12,15 @@ import { sleep } from "./engine/sleep.js";
 import { type BrokerAddress, homeAssistantSink, REDELIVERY_WINDOW_MS } from "./ha/index.js";
 import { Heartbeat } from "./health/heartbeat.js";
 import type { Logger } from "./log/logger.js";
-import { cursorStoreOn } from "./store/cursor-store.js";
-import { DeliveredLog } from "./store/delivered-log.js";
-import { openStore, type Store, StoreError } from "./store/index.js";
-import { RecentDeliveryLog } from "./store/recent-delivery-log.js";
-import { RequestLog } from "./store/request-log.js";
+import {
+  cursorStoreOn,
+  DeliveredLog,
+  openStore,
+  RecentDeliveryLog,
+  RequestLog,
+  type Store,
+  StoreError,
+} from "./store/index.js";
 
 const STORAGE_RETRY_MS = 5_000;
 /** The requests of this long are kept for the rate budget across restarts (its window, and some). */

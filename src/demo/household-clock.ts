@@ -1,5 +1,4 @@
-import { ScaledClock } from "../simulator/index.js";
-import { localDateOf, offsetMsAt } from "../simulator/zoned-time.js";
+import { localDateOf, offsetMsAt, ScaledClock } from "../simulator/index.js";
 import type { TimeOfDay } from "./demo-args.js";
 
 /**

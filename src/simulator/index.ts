@@ -26,6 +26,8 @@ export { OMITTED_SINCE_WINDOW_MS } from "./journal.js";
 export type { ActivityOptions, SimulatorOptions } from "./options.js";
 export type { ServedRequest } from "./request-log.js";
 export type { BehaviorRule, MenuItem } from "./rules.js";
+// The household's local time, which the demo's clock shows as the simulator reckons it.
+export { localDateOf, offsetMsAt } from "./zoned-time.js";
 
 const MAX_LOGGED_REQUESTS = 200_000;
 
