@@ -9,7 +9,7 @@ import { FanOutSink } from "./engine/fan-out-sink.js";
 import { RateBudget } from "./engine/rate-budget.js";
 import type { Sink } from "./engine/sink.js";
 import { sleep } from "./engine/sleep.js";
-import { type BrokerAddress, homeAssistantSink, REDELIVERY_WINDOW_MS } from "./ha/index.js";
+import { type BrokerAddress, homeAssistantSink, REDELIVERY_WINDOW_MS, type SlugMemory } from "./ha/index.js";
 import { Heartbeat } from "./health/heartbeat.js";
 import type { Logger } from "./log/logger.js";
 import {
@@ -25,6 +25,17 @@ import {
 const STORAGE_RETRY_MS = 5_000;
 /** The requests of this long are kept for the rate budget across restarts (its window, and some). */
 const REQUEST_HISTORY_MS = 2 * 60_000;
+
+/** The key of the children's settled slugs in the store (see ha/settled-slugs.ts). */
+const SLUGS_KEY = "entity_slugs";
+
+/** The children's settled slugs, kept in the store. */
+function slugMemoryOn(store: Store): SlugMemory {
+  return {
+    load: () => store.get<Record<string, string>>(SLUGS_KEY),
+    save: (slugs) => store.set(SLUGS_KEY, { ...slugs }),
+  };
+}
 
 /** What the bridge's options set of the engine's polling (options-schema.ts holds their defaults). */
 export function pollingOptions(
@@ -165,6 +176,7 @@ export class App {
           removeOnStop: this.#config.removeOnStop,
           dashboard: this.#config.options.dashboard,
           recentDeliveries: this.#recentDeliveries,
+          slugMemory: this.#store ? slugMemoryOn(this.#store) : undefined,
         }),
       );
     }

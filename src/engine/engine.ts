@@ -1,7 +1,7 @@
 import type { Logger } from "../log/logger.js";
 import type { ApiReader } from "./api-reader.js";
 import { startOfLocalDay } from "./day-start.js";
-import { type DeliveryMoment, type EventsJobContext, pollEvents } from "./events-job.js";
+import { type DeliveryMoment, type EventsJobContext, eventsJobParts, pollEvents } from "./events-job.js";
 import { FailureReactions } from "./failure-reactions.js";
 import { FollowedChildren } from "./followed-children.js";
 import { Pacing, round2 } from "./pacing.js";
@@ -100,18 +100,18 @@ export class Engine {
       tokenCheckIntervalMs: o.tokenCheckIntervalMs,
       unavailableAfterMs: () => this.#pacing.todayIntervals(o.unavailableAfterIntervals),
     });
-    this.#events = {
+    const events = {
       reader: o.reader,
       sink: o.sink,
       cursors: o.cursors,
       delivered: o.delivered,
       logger: o.logger,
-      dayStart: () => startOfLocalDay(Date.now(), o.timeZone()),
+      dayStart: (instant = Date.now()) => startOfLocalDay(instant, o.timeZone()),
       retry,
-      cursorRejectedWarned: new Set(),
       replayedAfterMs: o.replayedAfterMs,
       ...(o.pauseAt ? { pauseAt: o.pauseAt } : {}),
     };
+    this.#events = { ...events, ...eventsJobParts(events) };
   }
 
   /**

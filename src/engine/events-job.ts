@@ -3,6 +3,7 @@ import type { ReadEventsPage } from "../api/events-page.js";
 import type { Logger } from "../log/logger.js";
 import type { ApiReader } from "./api-reader.js";
 import { factAgeMs } from "./fact-age.js";
+import { RecordRecovery, type Recovery } from "./record-recovery.js";
 import { type ChildRef, type FactDelivery, NotDeliveredError, type Sink } from "./sink.js";
 import type { CursorStore, DeliveryLedger } from "./storage.js";
 
@@ -19,11 +20,32 @@ export interface EventsJobContext {
   replayedAfterMs: number;
   /** Test hook: a pause at a moment of a delivery, so that a test can kill the process there. */
   pauseAt?: (moment: DeliveryMoment, eventId: string) => Promise<void>;
-  /** The start of the household's current day, ISO 8601 with offset. */
-  dayStart(): string;
+  /** The start of the household's day that holds `instant` (now by default), ISO 8601 with offset. */
+  dayStart(instant?: number): string;
   retry<T>(attempt: () => Promise<T>, signal: AbortSignal): Promise<T>;
   /** Children whose rejected cursor was already reported (warn once). */
   cursorRejectedWarned: Set<string>;
+  /** Judges a child without a cursor against the sink's record (record-recovery.ts). */
+  recovery: RecordRecovery;
+  /** What that judgement found per child, for this run. */
+  recovered: Map<string, Recovery>;
+}
+
+/**
+ * How far ahead of the bridge's clock a stored cursor may lie before it is taken for damage
+ * rather than the API's clock running a little ahead.
+ */
+export const CURSOR_FUTURE_TOLERANCE_MS = 10 * 60_000;
+
+/** The events context's own parts, built from the rest of it. */
+export function eventsJobParts(
+  ctx: Omit<EventsJobContext, "recovery" | "recovered" | "cursorRejectedWarned">,
+): Pick<EventsJobContext, "recovery" | "recovered" | "cursorRejectedWarned"> {
+  return {
+    recovery: new RecordRecovery({ ...ctx, dayStartOf: (instant) => ctx.dayStart(instant) }),
+    recovered: new Map(),
+    cursorRejectedWarned: new Set(),
+  };
 }
 
 /** After the claim, before the send; after the answer, before the acknowledgement is recorded. */
@@ -54,8 +76,12 @@ export async function pollEvents(
   child: ChildRef,
   signal: AbortSignal,
 ): Promise<EventsOutcome> {
-  const stored = await ctx.cursors.get(child.id);
-  let since = stored ?? ctx.dayStart();
+  const stored = await usableCursor(ctx, child);
+  if (stored === undefined && !ctx.recovered.has(child.id)) {
+    ctx.recovered.set(child.id, await ctx.recovery.recover(child, Date.now(), signal));
+  }
+  const recovered = ctx.recovered.get(child.id);
+  let since = stored ?? recovered?.since ?? ctx.dayStart();
   let sinceIsStored = stored !== undefined;
   for (;;) {
     let page: ReadEventsPage;
@@ -71,11 +97,13 @@ export async function pollEvents(
         );
       }
       await ctx.cursors.delete(child.id);
+      // The ledger knows the day's facts; an earlier judgement's start is stale by now.
+      ctx.recovered.delete(child.id);
       since = ctx.dayStart();
       sinceIsStored = false;
       continue;
     }
-    const handed = await deliverPage(ctx, child, page, signal);
+    const handed = await deliverPage(ctx, child, page, recovered?.uncertainUntil, signal);
 
     // An empty page may carry no cursor (the spec does not say): keep the one we have. A page of
     // events without one continues from its last instant; the ids drop what comes back.
@@ -97,10 +125,41 @@ export async function pollEvents(
   }
 }
 
+/**
+ * The child's stored cursor, unless it lies in the future: damaged, or written under a clock set
+ * wrong. Read from there, every fact until then would be skipped without a word; it is dropped
+ * instead, and the child read as one without a cursor.
+ */
+async function usableCursor(ctx: EventsJobContext, child: ChildRef): Promise<string | undefined> {
+  const stored = await ctx.cursors.get(child.id);
+  if (stored === undefined) return undefined;
+  const at = cursorInstant(stored);
+  if (at === undefined || at <= Date.now() + CURSOR_FUTURE_TOLERANCE_MS) return stored;
+  ctx.logger.warn(
+    { child: child.firstName, cursorAt: new Date(at).toISOString() },
+    "the stored cursor lies in the future (damaged, or written under a wrong clock): ignored; reading from the start of the household's day",
+  );
+  await ctx.cursors.delete(child.id);
+  ctx.recovered.delete(child.id);
+  return undefined;
+}
+
+/**
+ * When a cursor stands (epoch ms): the API's are `recorded_at,id`, the bridge's own an instant;
+ * undefined when it cannot be read as either (it is opaque: then it is trusted).
+ */
+export function cursorInstant(cursor: string): number | undefined {
+  const first = cursor.split(",", 1)[0] ?? "";
+  if (!/^\d{4}-\d{2}-\d{2}T/.test(first)) return undefined;
+  const at = Date.parse(first);
+  return Number.isFinite(at) ? at : undefined;
+}
+
 async function deliverPage(
   ctx: EventsJobContext,
   child: ChildRef,
   page: ReadEventsPage,
+  uncertainUntil: number | undefined,
   signal: AbortSignal,
 ) {
   let count = 0;
@@ -117,6 +176,7 @@ async function deliverPage(
       replayed: ageMs > ctx.replayedAfterMs,
       inDoubt: state === "in_doubt",
       lastReceipt: ctx.delivered.receiptOf(child.id),
+      uncertain: uncertainUntil !== undefined && !(Date.parse(event.at) > uncertainUntil),
     };
     // In doubt from here until the acknowledgement is recorded: a crash anywhere in between makes
     // the next run send it again as such, and the sink's record tells whether it had arrived.

@@ -2,6 +2,7 @@ import type { Today } from "../api/schemas.js";
 import type {
   ChildRef,
   DeliveryOutcome,
+  DeliveryRecordReading,
   EngineStatus,
   FactDelivery,
   Sink,
@@ -70,6 +71,11 @@ export class FanOutSink implements Sink {
     const outcome = await first.publishEvent(child, delivery);
     await Promise.allSettled(others.map((sink) => sink.publishEvent(child, delivery)));
     return outcome;
+  }
+
+  /** The first sink's record: it is the one that acknowledges facts. */
+  async readDeliveryRecord(child: ChildRef): Promise<DeliveryRecordReading> {
+    return (await this.#sinks[0]?.readDeliveryRecord?.(child)) ?? { kind: "none" };
   }
 
   async publishStatus(status: EngineStatus): Promise<void> {

@@ -50,7 +50,27 @@ export interface FactDelivery {
   inDoubt: boolean;
   /** What the sink returned for the child's last acknowledged fact. */
   lastReceipt: string | undefined;
+  /**
+   * The bridge had lost its own record of the child's deliveries, and the destination's record
+   * could not tell whether this fact had arrived (record-recovery.ts): it is sent marked as
+   * possibly repeated.
+   */
+  uncertain: boolean;
 }
+
+/**
+ * The destination's own record of a child's deliveries, read when the bridge has none of its own
+ * for the child (record-recovery.ts).
+ */
+export type DeliveryRecordReading =
+  /** The destination keeps no record it could be asked (the terminal): nothing to judge by. */
+  | { kind: "none" }
+  /** It keeps records but cannot now (Home Assistant without its helpers): nothing is certain. */
+  | { kind: "unknown" }
+  /** Its record names no fact: nothing was delivered. */
+  | { kind: "empty" }
+  /** Its record names the child's last delivered fact; it last changed at `updatedAt` (epoch ms). */
+  | { kind: "names"; factId: string; updatedAt: number };
 
 export interface DeliveryOutcome {
   /** Kept by the engine and handed back with the child's next fact (see FactDelivery). */
@@ -89,6 +109,11 @@ export interface Sink {
    * when it left but no answer came.
    */
   publishEvent(child: ChildRef, delivery: FactDelivery): Promise<DeliveryOutcome>;
+  /**
+   * The destination's record of the child's deliveries (see DeliveryRecordReading); absent where
+   * there is none to ask. Rejects with NotDeliveredError while the destination cannot be asked.
+   */
+  readDeliveryRecord?(child: ChildRef): Promise<DeliveryRecordReading>;
   publishStatus(status: EngineStatus): Promise<void>;
   /** The child's facts cannot be read; its last good values are no longer current. */
   markUnavailable(child: ChildRef, reason: UnavailableReason): Promise<void>;

@@ -25,6 +25,15 @@ export class EntityNames {
     return `${childEntityDefinitions[kind].component}.${this.prefix}_${slug}_${kind}`;
   }
 
+  /** The slug in a child entity's id of `kind` (`lea` of `sensor.reward_facts_lea_points`), if it is one. */
+  slugIn(entityId: string, kind: ChildEntityKind): string | undefined {
+    const head = `${childEntityDefinitions[kind].component}.${this.prefix}_`;
+    const tail = `_${kind}`;
+    if (!entityId.startsWith(head) || !entityId.endsWith(tail)) return undefined;
+    const slug = entityId.slice(head.length, entityId.length - tail.length);
+    return /^[a-z0-9_]+$/.test(slug) ? slug : undefined;
+  }
+
   /** `sensor.reward_facts_lea_read_status`, `event.reward_facts_lea_journal`. */
   childExtra(slug: string, key: ChildExtraKey): string {
     return `${key === "journal" ? "event" : "sensor"}.${this.prefix}_${slug}_${key}`;

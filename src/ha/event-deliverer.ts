@@ -2,6 +2,7 @@ import { factAgeSeconds } from "../engine/fact-age.js";
 import {
   type ChildRef,
   type DeliveryOutcome,
+  type DeliveryRecordReading,
   type FactDelivery,
   MaybeDeliveredError,
   NotDeliveredError,
@@ -90,11 +91,14 @@ export class EventDeliverer {
         await this.#connection.command({
           type: "fire_event",
           event_type: this.#names.eventType,
-          event_data: { ...eventData(identity, delivery), redelivered: delivery.inDoubt },
+          event_data: {
+            ...eventData(identity, delivery),
+            redelivered: delivery.inDoubt || delivery.uncertain,
+          },
         });
         return {};
       }
-      const result = await this.#deliverScripted(identity, child, delivery, record, false);
+      const result = await this.#deliverScripted(identity, child, delivery, record, delivery.uncertain);
       if (!result.fired) return { alreadyDelivered: true };
       if (result.redelivered) {
         this.#logger.warn(
@@ -117,6 +121,26 @@ export class EventDeliverer {
       }
       throw new NotDeliveredError(`Home Assistant did not take the event: ${(error as Error).message}`);
     }
+  }
+
+  /**
+   * The child's delivery record as Home Assistant holds it now: the id of the last fact fired and
+   * when the record last changed (record-recovery.ts); `unknown` when it cannot keep records.
+   */
+  async readRecord(child: ChildRef): Promise<DeliveryRecordReading> {
+    const record = await this.#recordOf(child);
+    if (!record) return { kind: "unknown" };
+    let states: Array<{ entity_id: string; state: string; last_updated: string }>;
+    try {
+      states = await this.#connection.command({ type: "get_states" });
+    } catch (error) {
+      throw new NotDeliveredError(`the delivery record could not be read: ${(error as Error).message}`);
+    }
+    const state = states.find((candidate) => candidate.entity_id === record);
+    const updatedAt = Date.parse(state?.last_updated ?? "");
+    if (!state || ["", "unknown", "unavailable"].includes(state.state) || !Number.isFinite(updatedAt))
+      return { kind: "empty" };
+    return { kind: "names", factId: state.state, updatedAt };
   }
 
   /**

@@ -2,6 +2,7 @@ import type { Today } from "../api/schemas.js";
 import {
   type ChildRef,
   type DeliveryOutcome,
+  type DeliveryRecordReading,
   type EngineStatus,
   type FactDelivery,
   NotDeliveredError,
@@ -17,10 +18,11 @@ import { contractNames, type EntityNames } from "./entity-names.js";
 import type { EntityPublisher, EntityPublisherFactory } from "./entity-publisher.js";
 import { HomeAssistantAuthError, HomeAssistantNotAdminError } from "./errors.js";
 import { EventDeliverer } from "./event-deliverer.js";
+import { childNode } from "./mqtt/topics.js";
 import { brokerNotice, type PersistentNotice, tokenNotice } from "./notifications.js";
 import type { RecentDeliveryHistory } from "./recent-deliveries.js";
 import { RestEntities } from "./rest/rest-entities.js";
-import { slugsFor } from "./slugs.js";
+import { SettledSlugs, type SlugMemory } from "./settled-slugs.js";
 import { StateWriter } from "./state-writer.js";
 
 export interface HaSinkOptions {
@@ -41,6 +43,8 @@ export interface HaSinkOptions {
   dashboard?: boolean;
   /** Where the facts sent lately are kept across restarts of the bridge; in memory without. */
   recentDeliveries?: RecentDeliveryHistory | undefined;
+  /** Where the children's settled slugs are kept across restarts (settled-slugs.ts). */
+  slugMemory?: SlugMemory | undefined;
 }
 
 /** Failed writes within this window make the status `ha_degraded`. */
@@ -66,7 +70,7 @@ export class HaSink implements Sink {
   #children: readonly ChildRef[] = [];
   /** The children have been told once: a dashboard made before would show none. */
   #childrenKnown = false;
-  #slugs = new Map<string, string>();
+  readonly #slugs: SettledSlugs;
   /** When each child's today was last read. */
   readonly #lastReads = new Map<string, number>();
   readonly #tokenNotice: PersistentNotice;
@@ -78,6 +82,7 @@ export class HaSink implements Sink {
     this.#logger = options.logger;
     this.#names = options.names ?? contractNames;
     this.#removeOnStop = options.removeOnStop ?? false;
+    this.#slugs = new SettledSlugs(options.slugMemory, options.logger);
     this.#states = new StateWriter({
       url: options.url,
       token: options.token,
@@ -156,7 +161,7 @@ export class HaSink implements Sink {
 
   async setChildren(children: readonly ChildRef[]): Promise<void> {
     this.#children = children;
-    this.#slugs = slugsFor(children);
+    await this.#slugs.settle(children, (newcomers) => this.#slugsShown(newcomers));
     await this.#publishing(() => this.#entities.setChildren(children.map((child) => this.#identity(child))));
     this.#childrenKnown = true;
     if (this.#connection.ready) {
@@ -176,6 +181,11 @@ export class HaSink implements Sink {
   async publishEvent(child: ChildRef, delivery: FactDelivery): Promise<DeliveryOutcome> {
     if (!this.#connection.ready) throw new NotDeliveredError("Home Assistant is not ready");
     return this.#events.deliver(child, delivery);
+  }
+
+  async readDeliveryRecord(child: ChildRef): Promise<DeliveryRecordReading> {
+    if (!this.#connection.ready) throw new NotDeliveredError("Home Assistant is not ready");
+    return this.#events.readRecord(child);
   }
 
   async publishStatus(status: EngineStatus): Promise<void> {
@@ -220,8 +230,36 @@ export class HaSink implements Sink {
   }
 
   #identity(child: ChildRef): ChildIdentity {
-    const slug = this.#slugs.get(child.id) ?? slugsFor([child]).get(child.id) ?? "child";
-    return { id: child.id, firstName: child.firstName, slug };
+    return { id: child.id, firstName: child.firstName, slug: this.#slugs.slugOf(child) };
+  }
+
+  /**
+   * The slugs Home Assistant already shows of these children, from an earlier run: the entity id
+   * of their minutes remaining, a registry entity of this bridge's MQTT device (by unique id) or a
+   * state the REST mode wrote (by its `child_id`).
+   */
+  async #slugsShown(children: readonly ChildRef[]): Promise<Map<string, string>> {
+    const [registry, states] = await Promise.all([
+      this.#connection.command<Array<{ entity_id: string; unique_id: string; platform: string }>>({
+        type: "config/entity_registry/list",
+      }),
+      this.#connection.command<Array<{ entity_id: string; attributes: Record<string, unknown> }>>({
+        type: "get_states",
+      }),
+    ]);
+    const kind = "minutes_remaining";
+    const shown = new Map<string, string>();
+    for (const child of children) {
+      const registered = registry.find(
+        (entry) => entry.platform === "mqtt" && entry.unique_id === `${childNode(child.id)}_${kind}`,
+      );
+      const written = states.find(
+        (state) => state.attributes.child_id === child.id && this.#names.slugIn(state.entity_id, kind),
+      );
+      const slug = this.#names.slugIn(registered?.entity_id ?? written?.entity_id ?? "", kind);
+      if (slug) shown.set(child.id, slug);
+    }
+    return shown;
   }
 
   /** A failed write is logged and counted (the status says `ha_degraded`), never thrown at the engine. */

@@ -7,11 +7,13 @@ import { EntityNames } from "./entity-names.js";
 import { HaSink } from "./ha-sink.js";
 import type { BrokerAddress } from "./mqtt/mqtt-link.js";
 import type { RecentDeliveryHistory } from "./recent-deliveries.js";
+import type { SlugMemory } from "./settled-slugs.js";
 
 export { EVENT_TYPE } from "./event-data.js";
 export type { BrokerAddress } from "./mqtt/mqtt-link.js";
 export { BROKER_NOTIFICATION_ID, TOKEN_NOTIFICATION_ID } from "./notifications.js";
 export { REDELIVERY_WINDOW_MS, type RecentDeliveryHistory } from "./recent-deliveries.js";
+export type { SlugMemory } from "./settled-slugs.js";
 
 export interface HomeAssistantTargetOptions {
   url: string;
@@ -29,6 +31,8 @@ export interface HomeAssistantTargetOptions {
   dashboard: boolean;
   /** Where the facts sent lately are kept across restarts (the data directory); in memory without. */
   recentDeliveries?: RecentDeliveryHistory | undefined;
+  /** Where the children's settled slugs are kept across restarts (the data directory). */
+  slugMemory?: SlugMemory | undefined;
 }
 
 /**

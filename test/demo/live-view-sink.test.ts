@@ -30,7 +30,14 @@ const status: EngineStatus = {
   lastError: null,
   lastTurnAt: NOW,
 };
-const delivery = { event, ageSeconds: 1_800, replayed: false, inDoubt: false, lastReceipt: undefined };
+const delivery = {
+  event,
+  ageSeconds: 1_800,
+  replayed: false,
+  inDoubt: false,
+  lastReceipt: undefined,
+  uncertain: false,
+};
 
 /** A stream that keeps what is written; a terminal when `tty` is set (log-update reads these). */
 function capture(tty: boolean): Writable & { text: () => string; isTTY?: boolean } {

@@ -40,7 +40,7 @@ function fact(overrides: Partial<ApiEvent> = {}): ApiEvent {
 }
 
 function delivery(event: ApiEvent, inDoubt = false, lastReceipt?: string): FactDelivery {
-  return { event, ageSeconds: 5, replayed: false, inDoubt, lastReceipt };
+  return { event, ageSeconds: 5, replayed: false, inDoubt, lastReceipt, uncertain: false };
 }
 
 const recordEntity = `input_text.${recordIdOf(child.id, contractNames)}`;

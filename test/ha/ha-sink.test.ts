@@ -81,7 +81,7 @@ async function statePostsDuring(action: () => Promise<void>): Promise<number> {
 }
 
 function deliveryOf(event: ApiEvent): FactDelivery {
-  return { event, ageSeconds: 1, replayed: false, inDoubt: false, lastReceipt: undefined };
+  return { event, ageSeconds: 1, replayed: false, inDoubt: false, lastReceipt: undefined, uncertain: false };
 }
 
 async function notifications(): Promise<Array<{ notification_id: string }>> {

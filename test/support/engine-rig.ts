@@ -1,4 +1,4 @@
-import { mkdtemp } from "node:fs/promises";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
@@ -154,6 +154,20 @@ export class EngineRig {
       const reopened = DeliveredLog.open({ dataDir: this.dataDir, logger: this.logs.logger() });
       meanwhile({ delivered: reopened });
       reopened.close();
+    }
+    await this.#build();
+  }
+
+  /**
+   * A restart on a data directory that lost what it held (deleted, or moved aside as unreadable):
+   * `damage` runs on it while no engine runs; it is emptied when none is given.
+   */
+  async restartOnDamagedDataDir(damage?: (dataDir: string) => Promise<void>): Promise<void> {
+    await this.#stopEngine();
+    if (damage) await damage(this.dataDir);
+    else {
+      await rm(this.dataDir, { recursive: true, force: true });
+      await mkdir(this.dataDir);
     }
     await this.#build();
   }

@@ -47,5 +47,6 @@ export function sampleDelivery(childId: string, id: string, lastReceipt?: string
     replayed: false,
     inDoubt: false,
     lastReceipt,
+    uncertain: false,
   };
 }

@@ -2,6 +2,7 @@ import type { ApiEvent, Today } from "../../src/api/schemas.js";
 import {
   type ChildRef,
   type DeliveryOutcome,
+  type DeliveryRecordReading,
   type EngineStatus,
   type FactDelivery,
   NotDeliveredError,
@@ -19,6 +20,11 @@ export class RecordingSink implements Sink {
   readonly statuses: EngineStatus[] = [];
   readonly unavailable: Array<{ childId: string; reason: UnavailableReason; at: number }> = [];
   children: readonly ChildRef[] = [];
+  /**
+   * How it answers for its record: `kept`, the last fact it took per child and when (as Home
+   * Assistant's delivery record would); or as a destination that keeps none, or cannot read it.
+   */
+  recordMode: "kept" | "none" | "unknown" = "kept";
   #ready = true;
   #waiters: Array<() => void> = [];
 
@@ -61,6 +67,13 @@ export class RecordingSink implements Sink {
     }
     this.events.push({ childId: child.id, event: delivery.event, at: Date.now(), delivery });
     return {};
+  }
+
+  async readDeliveryRecord(child: ChildRef): Promise<DeliveryRecordReading> {
+    if (!this.#ready) throw new NotDeliveredError("sink not ready");
+    if (this.recordMode !== "kept") return { kind: this.recordMode };
+    const last = this.events.filter((e) => e.childId === child.id).at(-1);
+    return last ? { kind: "names", factId: last.event.id, updatedAt: last.at } : { kind: "empty" };
   }
 
   async publishStatus(status: EngineStatus): Promise<void> {

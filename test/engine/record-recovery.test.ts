@@ -1,0 +1,179 @@
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { STORE_FILE_NAME } from "../../src/store/store-file.js";
+import { EngineRig } from "../support/engine-rig.js";
+
+// A child whose cursor the data directory no longer holds (deleted, moved aside as unreadable, a
+// cursor in the future) is judged against the destination's own record of its deliveries. Here the
+// destination is the recording sink, whose record is the last fact it took (as Home Assistant's
+// delivery record is); test/fault/lost-data-dir.test.ts runs the same against a real Home Assistant.
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+let rig: EngineRig | undefined;
+const processTimeZone = process.env.TZ;
+afterEach(async () => {
+  await rig?.close();
+  rig = undefined;
+  if (processTimeZone === undefined) delete process.env.TZ;
+  else process.env.TZ = processTimeZone;
+});
+
+/** The rig following the ordinary child only, with `facts` facts of it already today. */
+async function rigWithFacts(start: string, facts: Array<string>): Promise<EngineRig> {
+  const started = await EngineRig.start({
+    start,
+    prepare: (sim) => {
+      const { ordinary } = sim.children;
+      for (const at of facts) sim.addEvent(ordinary.id, { type: "cheer_sent", cheer: "bravo" }, { at });
+      return { childrenFilter: [ordinary.id] };
+    },
+  });
+  rig = started;
+  const id = started.sim.children.ordinary.id;
+  await started.time.until(() => started.sink.eventIdsOf(id).length === facts.length, 5 * MINUTE);
+  return started;
+}
+
+/** Each fact taken more than once, with how it was marked the times after the first. */
+function repeats(r: EngineRig, childId: string) {
+  const seen = new Set<string>();
+  const again: Array<{ id: string; uncertain: boolean; inDoubt: boolean }> = [];
+  for (const { event, delivery, childId: of } of r.sink.events) {
+    if (of !== childId) continue;
+    if (seen.has(event.id))
+      again.push({ id: event.id, uncertain: delivery.uncertain, inDoubt: delivery.inDoubt });
+    seen.add(event.id);
+  }
+  return again;
+}
+
+describe("a child without a cursor is judged against the destination's record", () => {
+  it("a deleted data directory: the facts the record covers are not sent again, later ones go as news", async () => {
+    const r = await rigWithFacts("2026-11-21T15:00:00Z", [
+      "2026-11-21T09:00:00Z",
+      "2026-11-21T10:00:00Z",
+      "2026-11-21T11:00:00Z",
+    ]);
+    const { ordinary } = r.sim.children;
+    await r.restartOnDamagedDataDir();
+    r.sim.addEvent(ordinary.id, { type: "cheer_sent", cheer: "super" });
+    await r.time.until(() => r.sink.eventIdsOf(ordinary.id).length === 4, 5 * MINUTE);
+    await r.time.advance(3 * MINUTE);
+
+    expect(r.sink.eventIdsOf(ordinary.id)).toEqual(r.sim.journal(ordinary.id).map((e) => e.id));
+    expect(r.sink.events.at(-1)?.delivery.uncertain).toBe(false);
+    expect(r.logs.matching(/holds no delivery state/)).toHaveLength(1);
+    expect(r.logs.matching(/facts up to it are not sent again/)).toHaveLength(1);
+  });
+
+  it("a cursor in the future is said, dropped, and the day read again without repeating a fact", async () => {
+    const r = await rigWithFacts("2026-11-21T15:00:00Z", ["2026-11-21T09:00:00Z", "2026-11-21T10:00:00Z"]);
+    const { ordinary } = r.sim.children;
+    await r.cursors.set(ordinary.id, "2100-01-01T00:00:00.000Z,00000000-0000-0000-0000-000000000000");
+    await r.restart();
+    r.sim.addEvent(ordinary.id, { type: "cheer_sent", cheer: "seen" });
+    await r.time.until(() => r.sink.eventIdsOf(ordinary.id).length === 3, 5 * MINUTE);
+    await r.time.advance(3 * MINUTE);
+
+    expect(r.sink.eventIdsOf(ordinary.id)).toEqual(r.sim.journal(ordinary.id).map((e) => e.id));
+    const warned = r.logs.matching(/cursor lies in the future/);
+    expect(warned).toHaveLength(1);
+    expect(warned[0]?.cursorAt).toBe("2100-01-01T00:00:00.000Z");
+  });
+
+  it("an unreadable store after a downtime across the household's midnight: the evening's facts still come", async () => {
+    // 22:15 in Paris: a fact of 22:10 is delivered, the bridge stops at 22:35 and comes back at
+    // 00:50 the next day with its store and its delivered log unreadable.
+    const r = await rigWithFacts("2026-11-21T21:15:00Z", ["2026-11-21T21:10:00Z"]);
+    const { ordinary } = r.sim.children;
+    await r.time.advance(20 * MINUTE);
+    const evening = r.sim.addEvent(
+      ordinary.id,
+      { type: "cheer_sent", cheer: "super" },
+      { at: "2026-11-21T22:40:00Z" },
+    );
+    const night = r.sim.addEvent(
+      ordinary.id,
+      { type: "cheer_sent", cheer: "seen" },
+      { at: "2026-11-21T23:20:00Z" },
+    );
+    await r.restartOnDamagedDataDir(async (dataDir) => {
+      await r.time.advance(2 * HOUR + 15 * MINUTE);
+      await writeFile(join(dataDir, STORE_FILE_NAME), "{ not a store");
+      await writeFile(join(dataDir, "delivered-events.log"), "\u0000\u0000garbage\n");
+    });
+    await r.time.until(() => r.sink.eventIdsOf(ordinary.id).length === 3, 5 * MINUTE);
+    await r.time.advance(3 * MINUTE);
+
+    expect(r.sink.eventIdsOf(ordinary.id)).toEqual(r.sim.journal(ordinary.id).map((e) => e.id));
+    expect(r.sink.eventIdsOf(ordinary.id).slice(1)).toEqual([evening.id, night.id]);
+    expect(repeats(r, ordinary.id)).toEqual([]);
+  });
+
+  it("a destination that cannot read its record: the day's facts go again, every one marked", async () => {
+    const r = await rigWithFacts("2026-11-21T15:00:00Z", ["2026-11-21T09:00:00Z", "2026-11-21T10:00:00Z"]);
+    const { ordinary } = r.sim.children;
+    r.sink.recordMode = "unknown";
+    await r.restartOnDamagedDataDir();
+    const fresh = r.sim.addEvent(
+      ordinary.id,
+      { type: "cheer_sent", cheer: "seen" },
+      { at: "2026-11-21T15:05:00Z" },
+    );
+    await r.time.until(() => r.sink.eventIdsOf(ordinary.id).length === 5, 10 * MINUTE);
+    await r.time.advance(3 * MINUTE);
+
+    const again = repeats(r, ordinary.id);
+    expect(again.map((a) => a.id)).toEqual(
+      r.sim
+        .journal(ordinary.id)
+        .slice(0, 2)
+        .map((e) => e.id),
+    );
+    expect(again.every((a) => a.uncertain)).toBe(true);
+    // A fact recorded after the bridge came back is news.
+    expect(r.sink.events.find((e) => e.event.id === fresh.id)?.delivery.uncertain).toBe(false);
+    expect(r.logs.matching(/record cannot be read/)).toHaveLength(1);
+  });
+
+  it("a destination that keeps no record (the terminal): a first start reads the day as before", async () => {
+    const started = await EngineRig.start({
+      start: "2026-11-21T15:00:00Z",
+      prepare: (sim) => {
+        sim.addEvent(
+          sim.children.ordinary.id,
+          { type: "cheer_sent", cheer: "bravo" },
+          { at: "2026-11-21T09:00:00Z" },
+        );
+        return { childrenFilter: [sim.children.ordinary.id] };
+      },
+    });
+    rig = started;
+    started.sink.recordMode = "none";
+    const { ordinary } = started.sim.children;
+    await started.time.until(() => started.sink.eventIdsOf(ordinary.id).length === 1, 5 * MINUTE);
+    expect(started.sink.events[0]?.delivery.uncertain).toBe(false);
+    expect(started.logs.matching(/delivery state|delivery record/)).toEqual([]);
+  });
+
+  it("a record the journal's first pages do not reach: what it cannot settle goes marked, nothing unmarked twice", async () => {
+    const r = await rigWithFacts(
+      "2026-11-21T15:00:00Z",
+      Array.from({ length: 2_050 }, (_, i) =>
+        new Date(Date.parse("2026-11-21T05:00:00Z") + i * 10_000).toISOString(),
+      ),
+    );
+    const { ordinary } = r.sim.children;
+    await r.restartOnDamagedDataDir();
+    await r.time.until(() => r.sink.eventIdsOf(ordinary.id).length === 4_100, 20 * MINUTE);
+    await r.time.advance(3 * MINUTE);
+
+    const again = repeats(r, ordinary.id);
+    expect(again).toHaveLength(2_050);
+    expect(again.every((a) => a.uncertain)).toBe(true);
+    expect(r.logs.matching(/was not found in the journal/)).toHaveLength(1);
+  }, 120_000);
+});
