@@ -113,7 +113,7 @@ export class EngineRig {
       token: this.token,
       baseUrl: this.sim.url,
       logger,
-      timeoutMs: 10_000,
+      // The bridge's own deadline (REQUEST_DEADLINE_MS): the fault suites hold it to it.
       beforeRequest: (signal) => budget.acquire(signal),
     });
     this.store = await this.time.track(openStore({ dataDir: this.dataDir, logger }));
