@@ -107,7 +107,7 @@ export class EngineRig {
     const logger = this.logs.logger([this.token]);
     this.requests = RequestLog.open({ dataDir: this.dataDir, keepMs: 120_000 });
     // Seeded like the engine below: the pacing and the pauses after a 429 repeat from run to run.
-    this.budget = new RateBudget({ history: this.requests, random: seededRandom(8) });
+    this.budget = new RateBudget({ history: this.requests, random: seededRandom(8), logger });
     const budget = this.budget;
     this.client = new RewardFactsClient({
       token: this.token,
