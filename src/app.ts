@@ -97,7 +97,7 @@ export class App {
     const heartbeat = new Heartbeat(config.heartbeatFile);
     await this.#openStorage(heartbeat);
     if (!this.#store || !this.#delivered || !this.#requests) return;
-    const budget = new RateBudget({ history: this.#requests });
+    const budget = new RateBudget({ history: this.#requests, logger });
     this.#client = new RewardFactsClient({
       token: options.api_token,
       baseUrl: options.api_base_url,

@@ -2,10 +2,14 @@ import { type Dispatcher, Pool, request } from "../http/undici.js";
 import type { Logger } from "../log/logger.js";
 import { scrubSecrets } from "../log/logger.js";
 import type * as z from "../zod.js";
+import { parseChildren } from "./children-list.js";
+import { Deadline } from "./deadline.js";
 import { baseUrlProblem, tokenProblem } from "./endpoint-rules.js";
 import {
   type ApiError,
+  BodyTooLargeError,
   ChildNotCoveredError,
+  DeadlineExceededError,
   MalformedSinceError,
   NetworkError,
   RateLimitedError,
@@ -18,7 +22,10 @@ import {
 } from "./errors.js";
 import { parseEventsPage, type ReadEventsPage } from "./events-page.js";
 import { issuesOf } from "./issues.js";
-import { type Child, childrenSchema, errorBodySchema, type Today, todaySchema } from "./schemas.js";
+import { MAX_BODY_BYTES, MAX_PAUSE_MS, REQUEST_DEADLINE_MS } from "./limits.js";
+import { readCappedBody } from "./read-body.js";
+import { headerText, parseRetryAfter } from "./retry-after.js";
+import { type Child, errorBodySchema, type Today, todaySchema } from "./schemas.js";
 
 export interface ApiClientOptions {
   token: string;
@@ -26,7 +33,7 @@ export interface ApiClientOptions {
   /** The original base address; tried when the main one fails at the network level. */
   legacyBaseUrl?: string | undefined;
   logger: Logger;
-  /** Time allowed for headers, and again for the body, of one request. */
+  /** The deadline of one request, headers and body together (REQUEST_DEADLINE_MS by default). */
   timeoutMs?: number;
   /**
    * Awaited before every HTTP request leaves, retries and legacy fallbacks included: the token's
@@ -51,6 +58,8 @@ export class RewardFactsClient {
   readonly #dispatchers = new Map<string, Dispatcher>();
   readonly #ownsDispatchers: boolean;
   readonly #timeoutMs: number;
+  /** The unreadable entries of the children's list already reported (see parseChildren). */
+  readonly #unreadableChildren = new Set<string>();
   /** Index in #bases of the address that answered last; tried first. */
   #preferred = 0;
 
@@ -67,7 +76,7 @@ export class RewardFactsClient {
     this.#token = options.token;
     this.#logger = options.logger;
     this.#beforeRequest = options.beforeRequest;
-    this.#timeoutMs = options.timeoutMs ?? 15_000;
+    this.#timeoutMs = options.timeoutMs ?? REQUEST_DEADLINE_MS;
     this.#ownsDispatchers = options.dispatcher === undefined;
     // A pool per origin, kept for the client's life, rather than an Agent: an Agent drops an
     // origin's pool, and the connection's client with it, once its last connection closes, and
@@ -83,8 +92,10 @@ export class RewardFactsClient {
         pools.get(origin) ??
         new Pool(origin, {
           connectTimeout: Math.min(this.#timeoutMs, 10_000),
-          headersTimeout: this.#timeoutMs,
-          bodyTimeout: this.#timeoutMs,
+          // Off: each request's deadline covers the headers and the body together (#getOnce).
+          // undici's measure only the wait for the headers and the gap between two chunks.
+          headersTimeout: 0,
+          bodyTimeout: 0,
         });
       pools.set(origin, dispatcher);
       this.#dispatchers.set(base, dispatcher);
@@ -93,7 +104,8 @@ export class RewardFactsClient {
 
   /** GET /children: the children covered by the token. */
   async listChildren(signal?: AbortSignal): Promise<Child[]> {
-    return this.#getJson("/children", childrenSchema, signal);
+    const { body, info } = await this.#get("/children", signal);
+    return parseChildren(body, info, this.#logger, this.#unreadableChildren);
   }
 
   /** GET /children/{id}/today: a TodayPayload, or a CalmDay on the other household's day. */
@@ -158,6 +170,8 @@ export class RewardFactsClient {
   ): Promise<{ body: unknown; info: RequestInfo }> {
     const info: RequestInfo = { method: "GET", path, baseUrl: describeBase(base) };
     const settle = await this.#beforeRequest?.(signal);
+    // From here, not before: the wait for the budget is the bridge's own, not the API's.
+    const deadline = new Deadline(this.#timeoutMs, signal);
     let response: Dispatcher.ResponseData;
     let text: string;
     try {
@@ -167,17 +181,35 @@ export class RewardFactsClient {
           method: "GET",
           headers: { authorization: `Bearer ${this.#token}`, accept: "application/json" },
           dispatcher: this.#dispatchers.get(base),
-          signal,
+          signal: deadline.signal,
         });
       } catch (error) {
-        throw this.#networkError(info, error, signal);
+        throw this.#transportError(info, error, signal, deadline);
       }
+      const announced = contentLength(response.headers["content-length"]);
+      if (announced !== undefined && announced > MAX_BODY_BYTES) {
+        // Dropped unread: destroying the body closes the connection before more of it comes. It
+        // then emits the abort as an error, which nobody else listens to.
+        response.body.on("error", () => undefined).destroy();
+        throw new BodyTooLargeError(info, response.statusCode, MAX_BODY_BYTES, {
+          announcedBytes: announced,
+          readBytes: 0,
+        });
+      }
+      let reading: Awaited<ReturnType<typeof readCappedBody>>;
       try {
-        text = await response.body.text();
+        reading = await readCappedBody(response.body, MAX_BODY_BYTES);
       } catch (error) {
-        throw this.#networkError(info, error, signal);
+        throw this.#transportError(info, error, signal, deadline);
       }
+      if (!reading.complete) {
+        throw new BodyTooLargeError(info, response.statusCode, MAX_BODY_BYTES, {
+          readBytes: reading.readBytes,
+        });
+      }
+      text = reading.text;
     } finally {
+      deadline.clear();
       settle?.();
     }
     const status = response.statusCode;
@@ -204,7 +236,7 @@ export class RewardFactsClient {
       case 409:
         return new RulesNotSyncedError(message("no rules synced yet"), info, status);
       case 429:
-        return new RateLimitedError(info, parseRetryAfter(retryAfter));
+        return new RateLimitedError(info, this.#boundedRetryAfter(retryAfter));
     }
     if (status >= 500) return new ServerError(message(`API server error ${status}`), info, status);
     if (status >= 300 && status < 400) {
@@ -215,6 +247,24 @@ export class RewardFactsClient {
       );
     }
     return new UnexpectedStatusError(message(`unexpected status ${status}`), info, status);
+  }
+
+  /**
+   * The pause a 429's Retry-After asks for, held to MAX_PAUSE_MS: what the API asked beyond it is
+   * said once, with what the bridge does instead.
+   */
+  #boundedRetryAfter(header: unknown): number | undefined {
+    const asked = parseRetryAfter(header);
+    if (asked === undefined || asked <= MAX_PAUSE_MS) return asked;
+    this.#logger.warn(
+      {
+        retryAfter: scrubSecrets(headerText(header) ?? "", [this.#token]).slice(0, 80),
+        askedMs: Number.isFinite(asked) ? asked : String(asked),
+        pauseMs: MAX_PAUSE_MS,
+      },
+      `the API asked for a pause longer than the bridge ever takes (Retry-After); pausing ${MAX_PAUSE_MS / 60_000} minutes instead`,
+    );
+    return MAX_PAUSE_MS;
   }
 
   /** The service's error text, short and scrubbed: it is echoed into logs. */
@@ -229,8 +279,15 @@ export class RewardFactsClient {
     return message === undefined ? "" : scrubSecrets(message, [this.#token]).slice(0, 200);
   }
 
-  #networkError(info: RequestInfo, error: unknown, signal?: AbortSignal): Error {
+  /** What a failure to get the answer, or to read it whole, means: the caller's abort first. */
+  #transportError(
+    info: RequestInfo,
+    error: unknown,
+    signal: AbortSignal | undefined,
+    deadline: Deadline,
+  ): Error {
     if (signal?.aborted) return signal.reason instanceof Error ? signal.reason : new Error("aborted");
+    if (deadline.expired) return new DeadlineExceededError(info, this.#timeoutMs);
     const code =
       (error as { code?: unknown })?.code ??
       (error as { cause?: { code?: unknown } })?.cause?.code ??
@@ -246,11 +303,8 @@ function describeBase(base: string): string {
   return `${url.origin}${url.pathname === "/" ? "" : url.pathname}`;
 }
 
-/** Retry-After in seconds or as an HTTP date; undefined when absent or unreadable. */
-export function parseRetryAfter(value: unknown, now: number = Date.now()): number | undefined {
-  const text = Array.isArray(value) ? value[0] : value;
-  if (typeof text !== "string" || text.trim() === "") return undefined;
-  if (/^\d+(\.\d+)?$/.test(text.trim())) return Math.round(Number(text) * 1000);
-  const date = Date.parse(text);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+/** A content-length header as a number of bytes; undefined when absent or unreadable. */
+function contentLength(value: unknown): number | undefined {
+  const text = headerText(value);
+  return text !== undefined && /^\d+$/.test(text) ? Number(text) : undefined;
 }

@@ -82,6 +82,50 @@ export class NetworkError extends ApiError {
   }
 }
 
+/**
+ * The answer did not come whole within the request's deadline (REQUEST_DEADLINE_MS, headers and
+ * body together): a server that trickles its answer, or never sends it. Never retried in the same
+ * job: a second try would hold the loop, and every other child's reads, as long again.
+ */
+export class DeadlineExceededError extends ApiError {
+  readonly kind = "deadline_exceeded";
+  readonly retryable = false;
+  readonly deadlineMs: number;
+
+  constructor(request: RequestInfo, deadlineMs: number) {
+    super(`API answer not complete within ${formatMs(deadlineMs)} (headers and body)`, request);
+    this.deadlineMs = deadlineMs;
+  }
+}
+
+/**
+ * The answer's body is larger than the client reads (MAX_BODY_BYTES): announced so by its
+ * content-length, or found so while streaming it (the rest is not read). Never retried in the same
+ * job: the same answer would come again.
+ */
+export class BodyTooLargeError extends ApiError {
+  readonly kind = "body_too_large";
+  readonly retryable = false;
+  readonly limitBytes: number;
+  /** The content-length the answer announced, when it did. */
+  readonly announcedBytes: number | undefined;
+  /** What the client had read when it stopped (0 when refused on its content-length). */
+  readonly readBytes: number;
+
+  constructor(
+    request: RequestInfo,
+    status: number,
+    limitBytes: number,
+    sizes: { announcedBytes?: number; readBytes: number },
+  ) {
+    const announced = sizes.announcedBytes === undefined ? "" : ` (content-length ${sizes.announcedBytes})`;
+    super(`API answer larger than ${formatBytes(limitBytes)}${announced}; not read`, request, status);
+    this.limitBytes = limitBytes;
+    this.announcedBytes = sizes.announcedBytes;
+    this.readBytes = sizes.readBytes;
+  }
+}
+
 /** A status the spec does not name (a 404, a redirect that is never followed with the token, …). */
 export class UnexpectedStatusError extends ApiError {
   readonly kind = "unexpected_status";
@@ -99,4 +143,13 @@ export class SchemaMismatchError extends ApiError {
     super(`unreadable API answer: ${issues.slice(0, 3).join("; ")}`, request, status);
     this.issues = issues;
   }
+}
+
+function formatMs(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
+}
+
+function formatBytes(bytes: number): string {
+  const mib = bytes / (1024 * 1024);
+  return Number.isInteger(mib) ? `${mib} MiB` : `${bytes} bytes`;
 }

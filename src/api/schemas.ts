@@ -14,6 +14,9 @@ export type Child = z.infer<typeof childSchema>;
 
 export const childrenSchema = z.array(childSchema);
 
+/** The children's list as it travels: entries stay unparsed, so that one unreadable is skipped alone. */
+export const rawChildrenSchema = z.array(z.unknown());
+
 export const behaviorStatusSchema = z.enum(["todo", "declared", "validated", "rejected"]);
 export type BehaviorStatus = z.infer<typeof behaviorStatusSchema>;
 

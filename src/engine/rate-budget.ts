@@ -1,5 +1,8 @@
+import { MAX_PAUSE_MS } from "../api/limits.js";
+import type { Logger } from "../log/logger.js";
 import { sleep } from "./sleep.js";
-import type { RequestHistory, RequestRecord, TokenShare } from "./storage.js";
+import type { RequestHistory, RequestRecord, StoredRequests, TokenShare } from "./storage.js";
+import { checkStoredHistory, reportIgnored } from "./stored-budget.js";
 
 export interface RateBudgetOptions {
   /** What the API allows a token per minute. */
@@ -11,6 +14,8 @@ export interface RateBudgetOptions {
   history?: RequestHistory;
   /** Jitter of the pause after a 429 (tests give a seeded one). */
   random?: () => number;
+  /** Where the budget says what of its stored history it ignored (out of range). */
+  logger?: Logger;
 }
 
 /** The least the budget lowers itself to after 429s: the bridge must still read something. */
@@ -101,8 +106,8 @@ export class RateBudget {
     this.#history = options.history;
     this.#random = options.random ?? Math.random;
     if (this.#history) {
-      const loaded = this.#history.load();
       const now = Date.now();
+      const loaded = this.#checked(this.#history, now, options.logger);
       for (const request of loaded.requests) {
         // Its answer never came in the process that sent it: count it as if it came a little later.
         this.#requests.push({
@@ -116,6 +121,24 @@ export class RateBudget {
       this.#share = loaded.share;
       this.#forget(now);
     }
+  }
+
+  /**
+   * The stored history, less what lies out of what this budget can produce (stored-budget.ts):
+   * one line for each kind ignored, and the history rewritten without it.
+   */
+  #checked(history: RequestHistory, now: number, logger: Logger | undefined): StoredRequests {
+    const stored = history.load();
+    const checked = checkStoredHistory(stored, {
+      now,
+      maxPauseMs: MAX_PAUSE_MS,
+      minAllowance: MIN_ALLOWANCE,
+      maxAllowance: Math.max(MIN_ALLOWANCE, this.perWindow),
+      shortestHoldMs: SHARE_HOLDS_MS,
+      longestHoldMs: LONGEST_HOLD_MS,
+    });
+    if (reportIgnored(checked, logger, MAX_PAUSE_MS)) history.replace(checked.kept);
+    return checked.kept;
   }
 
   /**
@@ -202,7 +225,10 @@ export class RateBudget {
     this.#share = this.#shareShown(sent, now);
     this.#history?.shared(this.#share);
     const base = Math.min(this.windowMs, FIRST_PAUSE_MS * 2 ** (this.#streak - 1));
-    const pause = retryAfterMs ?? base * (0.5 + this.#random() * 0.5);
+    // Never past the longest pause, whatever the caller was told (the client says what it held);
+    // a delay that is no number at all is none (a NaN pause would wake the budget at once, for ever).
+    const told = retryAfterMs === undefined || Number.isNaN(retryAfterMs) ? undefined : retryAfterMs;
+    const pause = Math.min(MAX_PAUSE_MS, told ?? base * (0.5 + this.#random() * 0.5));
     this.#pausedUntil = Math.max(this.#pausedUntil, now + pause);
     this.#history?.paused(this.#pausedUntil);
   }

@@ -53,12 +53,25 @@ export interface TokenShare {
   holdMs?: number;
 }
 
+/** What a request history holds: the requests of the window, any pause, the token's share. */
+export interface StoredRequests {
+  requests: RequestRecord[];
+  /** Nothing may leave before this (epoch ms; 0 for no pause). */
+  pausedUntil: number;
+  share?: TokenShare;
+}
+
 /**
  * The requests of the current rate window, any pause and the token's share, kept across restarts
  * of the bridge.
  */
 export interface RequestHistory {
-  load(): { requests: RequestRecord[]; pausedUntil: number; share?: TokenShare };
+  load(): StoredRequests;
+  /**
+   * What the budget kept of what `load` gave, once it ignored some of it (out of range): the rest
+   * is dropped from the history too, so that it is not read again at every start.
+   */
+  replace(kept: StoredRequests): void;
   sent(sentAt: number): void;
   settled(sentAt: number, settledAt: number): void;
   /** Nothing may leave before `until` (after a 429). */

@@ -12,7 +12,19 @@ export type Fault =
   /** The right answer, after a delay before the headers (a setTimeout, so fake timers drive it). */
   | { kind: "slow"; delayMs: number }
   /** A content-length, half of the body, then the connection is destroyed. */
-  | { kind: "cut-off" };
+  | { kind: "cut-off" }
+  /**
+   * Status and headers at once (no content-length), then one byte every `everyMs` (a setTimeout,
+   * so fake timers drive it): `bytes` spaces, JSON's own whitespace, then the right answer at
+   * once; without `bytes`, spaces for ever. A body that never ends, or ends after a long time.
+   */
+  | { kind: "trickle"; everyMs: number; bytes?: number }
+  /**
+   * A 200 whose body is `bytes` long (a JSON object with one long string), with a content-length
+   * or without one (chunked), streamed as fast as the connection takes it: the simulator never
+   * holds more than a chunk of it.
+   */
+  | { kind: "huge"; bytes: number; contentLength: boolean };
 
 export type FaultKind = Fault["kind"];
 
@@ -70,19 +82,32 @@ export function faultStatus(fault: Fault, response: ApiResponse): number {
     case "slow":
       return response.status;
     case "cut-off":
+    case "trickle":
       return response.status;
+    case "huge":
+      return 200;
   }
 }
 
+/** What a faulted answer reports back to the server while it is written. */
+export interface FaultHooks {
+  /** A timer of the answer's, which stopping the simulator cancels. */
+  track(timer: NodeJS.Timeout): void;
+  /** A tracked timer that has fired. */
+  untrack(timer: NodeJS.Timeout): void;
+  /** Bytes of the body handed to the connection so far (for the faults that stream one). */
+  bodyBytes(bytes: number): void;
+}
+
 /**
- * Writes the answer with the fault applied. A slow answer registers its timer with `track`, so
- * that stopping the simulator cancels it.
+ * Writes the answer with the fault applied. A slow or trickling answer registers its timers with
+ * `hooks.track`, so that stopping the simulator cancels them.
  */
 export function sendWithFault(
   res: ServerResponse,
   fault: Fault,
   response: ApiResponse,
-  track: (timer: NodeJS.Timeout) => void,
+  hooks: FaultHooks,
 ): void {
   switch (fault.kind) {
     case "status":
@@ -101,9 +126,15 @@ export function sendWithFault(
     case "slow": {
       const timer = setTimeout(() => sendJson(res, response), fault.delayMs);
       res.on("close", () => clearTimeout(timer));
-      track(timer);
+      hooks.track(timer);
       return;
     }
+    case "trickle":
+      trickle(res, fault, response, hooks);
+      return;
+    case "huge":
+      sendHuge(res, fault, hooks);
+      return;
     case "cut-off": {
       const text = JSON.stringify(response.body);
       res.writeHead(response.status, {
@@ -115,4 +146,75 @@ export function sendWithFault(
       return;
     }
   }
+}
+
+function trickle(
+  res: ServerResponse,
+  fault: Extract<Fault, { kind: "trickle" }>,
+  response: ApiResponse,
+  hooks: FaultHooks,
+): void {
+  res.writeHead(response.status, { ...response.headers, "content-type": JSON_CONTENT_TYPE });
+  res.flushHeaders();
+  let sent = 0;
+  let timer: NodeJS.Timeout | undefined;
+  res.on("close", () => clearTimeout(timer));
+  const next = () => {
+    if (timer) hooks.untrack(timer);
+    if (res.destroyed) return;
+    if (fault.bytes !== undefined && sent >= fault.bytes) {
+      const text = JSON.stringify(response.body);
+      res.end(text);
+      hooks.bodyBytes(sent + Buffer.byteLength(text));
+      return;
+    }
+    res.write(" ");
+    sent++;
+    hooks.bodyBytes(sent);
+    timer = setTimeout(next, fault.everyMs);
+    hooks.track(timer);
+  };
+  timer = setTimeout(next, fault.everyMs);
+  hooks.track(timer);
+}
+
+const HUGE_CHUNK = Buffer.alloc(64 * 1024, "x");
+
+/** Streams `{"pad":"xxx…"}` of exactly `bytes`, a chunk at a time, each once the connection drains. */
+function sendHuge(res: ServerResponse, fault: Extract<Fault, { kind: "huge" }>, hooks: FaultHooks): void {
+  const head = Buffer.from('{"pad":"');
+  const tail = Buffer.from('"}');
+  const padding = Math.max(0, fault.bytes - head.length - tail.length);
+  res.writeHead(200, {
+    "content-type": JSON_CONTENT_TYPE,
+    ...(fault.contentLength ? { "content-length": String(head.length + padding + tail.length) } : {}),
+  });
+  let written = 0;
+  let padded = 0;
+  const write = (chunk: Buffer): boolean => {
+    const more = res.write(chunk);
+    written += chunk.length;
+    hooks.bodyBytes(written);
+    return more;
+  };
+  const pump = () => {
+    if (res.destroyed) return;
+    if (written === 0 && !write(head)) {
+      res.once("drain", pump);
+      return;
+    }
+    while (padded < padding) {
+      if (res.destroyed) return;
+      const chunk = HUGE_CHUNK.subarray(0, Math.min(HUGE_CHUNK.length, padding - padded));
+      padded += chunk.length;
+      if (!write(chunk)) {
+        res.once("drain", pump);
+        return;
+      }
+    }
+    res.end(tail);
+    written += tail.length;
+    hooks.bodyBytes(written);
+  };
+  pump();
 }

@@ -13,6 +13,8 @@ export interface ServedRequest {
   path: string;
   status: number;
   fault?: FaultKind;
+  /** Bytes of the body handed to the connection so far, for a fault that streams one (trickle, huge). */
+  bodyBytes?: number;
   /** The User-Agent header, when the request carried one (tells clients sharing a token apart). */
   userAgent?: string;
 }

@@ -81,7 +81,7 @@ function serve(
     return;
   }
   const fault = call.admitted ? parts.faults.take(call.path.replace(/\?.*$/, "")) : undefined;
-  parts.record({
+  const served: ServedRequest = {
     at,
     token: call.token,
     base: call.base,
@@ -90,13 +90,28 @@ function serve(
     status: fault ? faultStatus(fault, call.response) : call.response.status,
     ...(fault ? { fault: fault.kind } : {}),
     ...(req.headers["user-agent"] ? { userAgent: req.headers["user-agent"] } : {}),
-  });
+  };
+  parts.record(served);
   if (!fault) {
     sendJson(res, call.response);
     return;
   }
-  sendWithFault(res, fault, call.response, (timer) => {
-    timers.add(timer);
-    res.on("close", () => timers.delete(timer));
+  const mine = new Set<NodeJS.Timeout>();
+  res.once("close", () => {
+    for (const timer of mine) timers.delete(timer);
+  });
+  sendWithFault(res, fault, call.response, {
+    track: (timer) => {
+      timers.add(timer);
+      mine.add(timer);
+    },
+    untrack: (timer) => {
+      timers.delete(timer);
+      mine.delete(timer);
+    },
+    // On the record already kept, so that a test sees how far a streamed answer got.
+    bodyBytes: (bytes) => {
+      served.bodyBytes = bytes;
+    },
   });
 }

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import type { RequestHistory, RequestRecord, TokenShare } from "../engine/storage.js";
+import type { RequestHistory, RequestRecord, StoredRequests, TokenShare } from "../engine/storage.js";
 import { AppendLog } from "./append-log.js";
 
 export interface RequestLogOptions {
@@ -46,11 +46,19 @@ export class RequestLog implements RequestHistory {
     return history;
   }
 
-  load(): { requests: RequestRecord[]; pausedUntil: number; share?: TokenShare } {
+  load(): StoredRequests {
     const requests = [...this.#requests.values()].map((r) => ({ ...r }));
     return this.#share
       ? { requests, pausedUntil: this.#pausedUntil, share: { ...this.#share } }
       : { requests, pausedUntil: this.#pausedUntil };
+  }
+
+  replace(kept: StoredRequests): void {
+    this.#requests.clear();
+    for (const request of kept.requests) this.#requests.set(request.sentAt, { ...request });
+    this.#pausedUntil = kept.pausedUntil;
+    this.#share = kept.share ? { ...kept.share } : undefined;
+    this.#rewrite();
   }
 
   sent(sentAt: number): void {

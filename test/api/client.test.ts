@@ -1,11 +1,13 @@
 import diagnostics from "node:diagnostics_channel";
 import { createServer } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { RewardFactsClient } from "../../src/api/client.js";
 import {
   type ApiError,
+  BodyTooLargeError,
   ChildNotCoveredError,
+  DeadlineExceededError,
   MalformedSinceError,
   NetworkError,
   RateLimitedError,
@@ -15,8 +17,17 @@ import {
   TokenRejectedError,
   UnexpectedStatusError,
 } from "../../src/api/errors.js";
+import { MAX_BODY_BYTES, MAX_PAUSE_MS, REQUEST_DEADLINE_MS } from "../../src/api/limits.js";
 import type { ApiSimulator, ManualClock } from "../../src/simulator/index.js";
-import { captureLogger, errorText, newClient, rawGet, START_DAY, startQuiet } from "../simulator/helpers.js";
+import {
+  captureLogger,
+  errorText,
+  newClient,
+  rawGet,
+  START_DAY,
+  startQuiet,
+  untilIo,
+} from "../simulator/helpers.js";
 
 // Every failure the client can meet, each against the simulator over loopback. The errors and
 // log lines of the whole file are kept, and the last test checks that no token shows in them.
@@ -60,6 +71,7 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
+  vi.useRealTimers();
   await client.close();
   await sim.stop();
 });
@@ -200,10 +212,10 @@ describe("server failures and unreadable answers", () => {
   });
 
   it("turns JSON that is not the spec's into a SchemaMismatchError naming the place and the fault", async () => {
-    sim.failNext(1, { kind: "body", body: [{ id: 7, firstName: "Léa" }] });
+    sim.failNext(1, { kind: "body", body: { children: [{ id: 7, firstName: "Léa" }] } });
     const children = await rejection(client.listChildren(), SchemaMismatchError);
     // In words for the log reader: zod/mini alone says only "Invalid input" (src/zod.ts).
-    expect(children.issues).toEqual(["0.id: Invalid input: expected string, received number"]);
+    expect(children.issues).toEqual(["(root): Invalid input: expected array, received object"]);
     sim.failNext(1, { kind: "body", body: { date: START_DAY, isMyDay: true } });
     await rejection(client.getToday(sim.children.ordinary.id), SchemaMismatchError);
     sim.failNext(1, { kind: "body", body: { events: "none", cursor: null } });
@@ -217,11 +229,11 @@ describe("server failures and unreadable answers", () => {
     expect(sim.requests.at(-1)).toMatchObject({ fault: "cut-off", status: 200 });
   });
 
-  it("gives up on an answer slower than the client's timeout with a NetworkError", async () => {
+  it("gives up on an answer slower than the client's deadline, never to be retried in the job", async () => {
     const impatient = newClient(sim, logger, { timeoutMs: 200 });
     sim.failNext(1, { kind: "slow", delayMs: 60_000 });
-    const error = await rejection(impatient.listChildren(), NetworkError);
-    expect(error.code).toMatch(/TIMEOUT/);
+    const error = await rejection(impatient.listChildren(), DeadlineExceededError);
+    expect(error).toMatchObject({ retryable: false, deadlineMs: 200 });
     await impatient.close();
   });
 
@@ -230,6 +242,173 @@ describe("server failures and unreadable answers", () => {
     const error = await rejection(client.listChildren(), UnexpectedStatusError);
     expect(error.status).toBe(302);
     expect(sim.requests.map((r) => `${r.base} ${r.path} ${r.status}`)).toEqual(["current /children 302"]);
+  });
+});
+
+/** The promise, and whether it has settled yet (for fake-timer steps). */
+function watched<T>(promise: Promise<T>): { promise: Promise<T>; settled: () => boolean } {
+  let settled = false;
+  const tracked = promise.finally(() => {
+    settled = true;
+  });
+  // Observed here: the test awaits it later, after advancing the timers.
+  tracked.catch(() => undefined);
+  return { promise: tracked, settled: () => settled };
+}
+
+describe("the deadline: headers and body together, on the (fake) timers", () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+  });
+
+  it("fails a body that trickles for ever at the deadline, not a moment later", async () => {
+    sim.failNext(1, { kind: "trickle", everyMs: 5_000 });
+    const read = watched(client.getEvents(sim.children.ordinary.id));
+    await untilIo(() => sim.requests.length === 1);
+    // A byte every 5 s: undici's own timeouts (the gap between two chunks) would never be met.
+    for (let elapsed = 0; elapsed < REQUEST_DEADLINE_MS - 1_000; elapsed += 1_000) {
+      await vi.advanceTimersByTimeAsync(1_000);
+    }
+    await vi.advanceTimersByTimeAsync(999);
+    expect(read.settled()).toBe(false);
+    expect(sim.requests[0]?.bodyBytes).toBeGreaterThanOrEqual(3);
+    await vi.advanceTimersByTimeAsync(1);
+    const error = await rejection(read.promise, DeadlineExceededError);
+    expect(error).toMatchObject({ retryable: false, deadlineMs: REQUEST_DEADLINE_MS });
+    expect(error.message).toContain("not complete within 20 s");
+  });
+
+  it("fails headers that never come at the same deadline", async () => {
+    sim.failNext(1, { kind: "slow", delayMs: 10 * 60_000 });
+    const read = watched(client.listChildren());
+    await untilIo(() => sim.requests.length === 1);
+    await vi.advanceTimersByTimeAsync(REQUEST_DEADLINE_MS - 1);
+    expect(read.settled()).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    await rejection(read.promise, DeadlineExceededError);
+  });
+
+  it("reads a slow body that ends within the deadline", async () => {
+    // Four spaces, one every 3 s, then the answer: complete after 15 s.
+    sim.failNext(1, { kind: "trickle", everyMs: 3_000, bytes: 4 });
+    const read = watched(client.listChildren());
+    await untilIo(() => sim.requests.length === 1);
+    for (let i = 0; i < 5; i++) {
+      await vi.advanceTimersByTimeAsync(3_000);
+      await untilIo(() => (sim.requests[0]?.bodyBytes ?? 0) >= Math.min(i + 1, 4));
+    }
+    expect(await read.promise).toHaveLength(3);
+  });
+
+  it("gives the caller's abort, not the deadline's error, when the caller stops first", async () => {
+    sim.failNext(1, { kind: "trickle", everyMs: 5_000 });
+    const stop = new AbortController();
+    const read = watched(client.getEvents(sim.children.ordinary.id, undefined, stop.signal));
+    await untilIo(() => sim.requests.length === 1);
+    await vi.advanceTimersByTimeAsync(5_000);
+    const reason = new Error("engine stopped");
+    stop.abort(reason);
+    await expect(read.promise).rejects.toBe(reason);
+    // The deadline's timer went with the request.
+    await vi.advanceTimersByTimeAsync(REQUEST_DEADLINE_MS);
+  });
+});
+
+describe("the body size cap", () => {
+  it("refuses an answer whose content-length is above the cap, before reading its body", async () => {
+    sim.failNext(1, { kind: "huge", bytes: 250 * 1000 * 1000, contentLength: true });
+    const error = await rejection(client.getEvents(sim.children.ordinary.id), BodyTooLargeError);
+    expect(error).toMatchObject({
+      retryable: false,
+      limitBytes: MAX_BODY_BYTES,
+      announcedBytes: 250 * 1000 * 1000,
+      readBytes: 0,
+    });
+    expect(error.message).toContain("larger than 2 MiB (content-length 250000000)");
+    // The connection went: the rest never reached the client. What the simulator wrote before the
+    // drop is what the loopback buffers took at most (tens of MiB), far from the body's 250 MB.
+    expect(sim.requests.at(-1)?.bodyBytes ?? 0).toBeLessThan(64 * 1024 * 1024);
+    expect(await client.listChildren()).toHaveLength(3);
+  });
+
+  it("stops reading a streamed answer once it passes the cap", async () => {
+    sim.failNext(1, { kind: "huge", bytes: 250 * 1000 * 1000, contentLength: false });
+    const error = await rejection(client.getEvents(sim.children.ordinary.id), BodyTooLargeError);
+    expect(error.announcedBytes).toBeUndefined();
+    // Read up to the cap and the chunk that passed it, no further.
+    expect(error.readBytes).toBeGreaterThan(MAX_BODY_BYTES);
+    expect(error.readBytes).toBeLessThanOrEqual(MAX_BODY_BYTES + 64 * 1024);
+    expect(sim.requests.at(-1)?.bodyBytes ?? 0).toBeLessThan(64 * 1024 * 1024);
+    expect(await client.listChildren()).toHaveLength(3);
+  });
+
+  it("reads an answer just below the cap", async () => {
+    const padding = "x".repeat(MAX_BODY_BYTES - 100);
+    sim.failNext(1, { kind: "body", body: { events: [], cursor: null, padding } });
+    expect(await client.getEvents(sim.children.ordinary.id)).toMatchObject({ events: [], cursor: null });
+    sim.failNext(1, {
+      kind: "body",
+      body: { events: [], cursor: null, padding: `${padding}${"x".repeat(200)}` },
+    });
+    await rejection(client.getEvents(sim.children.ordinary.id), BodyTooLargeError);
+  });
+});
+
+describe("an unreadable child in the list", () => {
+  const unreadable = { id: "5b1e0000-0000-4000-8000-00000000abcd", firstName: null };
+
+  it("skips it alone, warns once while it stays unreadable, and returns the others", async () => {
+    const { ordinary, custody, unsynced } = sim.children;
+    const warnings = () => collectedLines.filter((l) => l.includes("unreadable child")).length;
+    const before = warnings();
+    const listing = [ordinary, unreadable, custody, unsynced];
+    sim.failNext(3, { kind: "body", body: listing }, "/children");
+    for (let i = 0; i < 3; i++) expect(await client.listChildren()).toEqual([ordinary, custody, unsynced]);
+    expect(warnings() - before).toBe(1);
+    const line = collectedLines.filter((l) => l.includes("unreadable child")).at(-1) ?? "";
+    expect(JSON.parse(line)).toMatchObject({
+      level: 40,
+      index: 1,
+      id: unreadable.id,
+      issues: ["firstName: Invalid input: expected string, received null"],
+    });
+    // Mended, then broken again: news again.
+    expect(await client.listChildren()).toHaveLength(3);
+    sim.failNext(1, { kind: "body", body: listing }, "/children");
+    await client.listChildren();
+    expect(warnings() - before).toBe(2);
+  });
+
+  it("still refuses a list that is not a list", async () => {
+    sim.failNext(1, { kind: "body", body: { children: [] } }, "/children");
+    await rejection(client.listChildren(), SchemaMismatchError);
+  });
+});
+
+describe("Retry-After beyond the longest pause", () => {
+  it.each([
+    ["seconds", "99999999"],
+    ["an HTTP date", "Fri, 01 Jan 2100 00:00:00 GMT"],
+    ["a number too long to hold", "9".repeat(400)],
+  ])("holds %s to the longest pause, and says what the API asked", async (_what, retryAfter) => {
+    const said = () => collectedLines.filter((l) => l.includes("pause longer than the bridge ever takes"));
+    const before = said().length;
+    sim.failNext(1, { kind: "status", status: 429, headers: { "retry-after": retryAfter } });
+    const error = await rejection(client.listChildren(), RateLimitedError);
+    expect(error.retryAfterMs).toBe(MAX_PAUSE_MS);
+    expect(said().length - before).toBe(1);
+    expect(JSON.parse(said().at(-1) ?? "")).toMatchObject({
+      level: 40,
+      retryAfter: retryAfter.slice(0, 80),
+      pauseMs: MAX_PAUSE_MS,
+    });
+  });
+
+  it("keeps a Retry-After within it as the API gave it, without a word", async () => {
+    const before = collectedLines.length;
+    sim.failNext(1, { kind: "status", status: 429, headers: { "retry-after": "600" } });
+    expect((await rejection(client.listChildren(), RateLimitedError)).retryAfterMs).toBe(MAX_PAUSE_MS);
+    expect(collectedLines.slice(before)).toEqual([]);
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { parseRetryAfter } from "../../src/api/client.js";
 import { baseUrlProblem, isLoopbackHost, tokenProblem } from "../../src/api/endpoint-rules.js";
+import { parseRetryAfter } from "../../src/api/retry-after.js";
 
 describe("tokenProblem", () => {
   it.each([

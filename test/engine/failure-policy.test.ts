@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import {
+  BodyTooLargeError,
   ChildNotCoveredError,
+  DeadlineExceededError,
   MalformedSinceError,
   NetworkError,
   RateLimitedError,
@@ -44,6 +46,13 @@ describe("the failure policy", () => {
     ["a 5xx", new ServerError("boom", request, 503), "api_failing", true],
     ["the network", new NetworkError(request, "ECONNREFUSED", "refused"), "api_failing", true],
     ["a redirect", new UnexpectedStatusError("redirect", request, 302), "api_failing", true],
+    ["an answer past its deadline", new DeadlineExceededError(request, 20_000), "api_failing", true],
+    [
+      "an answer past the size cap",
+      new BodyTooLargeError(request, 200, 2 * 1024 * 1024, { readBytes: 2_200_000 }),
+      "api_failing",
+      true,
+    ],
     [
       "a refused cursor that escaped the job",
       new MalformedSinceError("bad since", request, 400),

@@ -1,9 +1,11 @@
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { MAX_PAUSE_MS } from "../../src/api/limits.js";
 import { PACING_JITTER, RateBudget, SHARE_HOLDS_MS } from "../../src/engine/rate-budget.js";
-import { RequestLog } from "../../src/store/request-log.js";
+import { REQUEST_LOG_FILE, RequestLog } from "../../src/store/request-log.js";
+import { captureLogger } from "../simulator/helpers.js";
 import { seededRandom } from "../support/engine-rig.js";
 import { VirtualTime } from "../support/virtual-time.js";
 
@@ -197,5 +199,93 @@ describe("the rate budget on a shared token (fake clock)", () => {
     expect(new Set(held.map((g) => Math.round(g / 100))).size).toBeGreaterThan(5);
     // It grew back once the share had held half an hour, one request at a time.
     expect(sent.at(-1)?.allowance).toBeGreaterThan(6);
+  });
+});
+
+describe("the rate budget's bounds (fake clock)", () => {
+  let time: VirtualTime;
+  let dir: string;
+  beforeEach(async () => {
+    time = VirtualTime.install("2026-11-23T10:00:00Z");
+    dir = await mkdtemp(join(tmpdir(), "rf-budget-"));
+  });
+  afterEach(async () => {
+    time.uninstall();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("never pauses longer than the longest pause, whatever it is told", async () => {
+    const budget = await budgetWith(3);
+    budget.pauseAfterRateLimit(99_999_999_000);
+    expect(budget.waitMs()).toBe(MAX_PAUSE_MS);
+    budget.pauseAfterRateLimit(Number.POSITIVE_INFINITY);
+    expect(budget.waitMs()).toBe(MAX_PAUSE_MS);
+    // A delay that is no number: the budget's own short pause, not a wait that is never over.
+    await time.advance(MAX_PAUSE_MS + 2 * MINUTE);
+    budget.pauseAfterRateLimit(Number.NaN);
+    expect(budget.waitMs()).toBeGreaterThan(0);
+    expect(budget.waitMs()).toBeLessThanOrEqual(5_000);
+  });
+
+  it("ignores a stored pause, requests and a share out of range, one line each kind, and forgets them", async () => {
+    const now = Date.now();
+    await writeFile(
+      join(dir, REQUEST_LOG_FILE),
+      [
+        `e${now - 5_000} ${now - 4_900}`,
+        // A pause of three years, requests sent tomorrow or with a time too long to hold, a share
+        // the budget never makes (and a second of each kind: still one line each).
+        `p${now + 3 * 365 * 24 * 60 * MINUTE}`,
+        `p${"9".repeat(400)}`,
+        `s${now + 24 * 60 * MINUTE}`,
+        `e${now - 3_000} ${now + 24 * 60 * MINUTE}`,
+        `s${"9".repeat(400)}`,
+        `a${now - MINUTE} 999 ${SHARE_HOLDS_MS}`,
+        "",
+      ].join("\n"),
+    );
+    const { logger, lines } = captureLogger();
+    const history = RequestLog.open({ dataDir: dir, keepMs: 120_000 });
+    const budget = new RateBudget({ history, random: seededRandom(3), logger });
+    const said = lines.map((line) => JSON.parse(line) as { level: number; msg: string; count?: number });
+    expect(said.map((l) => [l.level, l.msg])).toEqual([
+      [40, expect.stringMatching(/^ignoring the stored pause of API requests: it ends more than 10 minutes/)],
+      [
+        40,
+        expect.stringMatching(/^ignoring stored API requests sent in the future or with unreadable times/),
+      ],
+      [40, expect.stringMatching(/^ignoring the stored share of the API token/)],
+    ]);
+    expect(said[1]?.count).toBe(3);
+    // What was kept counts; the rest is gone: no pause, the whole token, one request in the window.
+    expect(budget.waitMs()).toBe(0);
+    expect(budget.allowance()).toBe(budget.perWindow);
+    expect(budget.usedInWindow()).toBe(1);
+    history.close();
+    // And gone from the file: the next start has nothing to say.
+    const reopened = RequestLog.open({ dataDir: dir, keepMs: 120_000 });
+    const again = captureLogger();
+    new RateBudget({ history: reopened, logger: again.logger });
+    expect(again.lines).toEqual([]);
+    expect(reopened.load()).toEqual({
+      requests: [{ sentAt: now - 5_000, settledAt: now - 4_900 }],
+      pausedUntil: 0,
+    });
+    reopened.close();
+  });
+
+  it("keeps what lies in range as it is, without a word", async () => {
+    const history = RequestLog.open({ dataDir: dir, keepMs: 120_000 });
+    const budget = new RateBudget({ history, random: seededRandom(3) });
+    for (let i = 0; i < 10; i++) (await budget.acquire())();
+    budget.pauseAfterRateLimit(MAX_PAUSE_MS);
+    history.close();
+    const { logger, lines } = captureLogger();
+    const reopened = RequestLog.open({ dataDir: dir, keepMs: 120_000 });
+    const restarted = new RateBudget({ history: reopened, logger });
+    expect(lines).toEqual([]);
+    expect(restarted.waitMs()).toBe(MAX_PAUSE_MS);
+    expect(restarted.allowance()).toBe(6);
+    reopened.close();
   });
 });

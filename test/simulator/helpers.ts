@@ -86,3 +86,15 @@ export function errorText(error: unknown): string {
     cause === undefined ? "" : errorText(cause),
   ].join("\n");
 }
+
+/**
+ * Waits in real time, without moving fake timers (vi.waitFor advances them at every check), until
+ * `check` holds: for I/O over loopback while a test steps the timers itself. Fails after `maxMs`.
+ */
+export async function untilIo(check: () => boolean, maxMs = 5_000): Promise<void> {
+  const since = performance.now();
+  while (!check()) {
+    if (performance.now() - since > maxMs) throw new Error(`condition not met within ${maxMs} ms`);
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+}

@@ -1,7 +1,7 @@
 import { request } from "undici";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { ApiSimulator } from "../../src/simulator/index.js";
-import { rawGet, startQuiet } from "./helpers.js";
+import { rawGet, startQuiet, untilIo } from "./helpers.js";
 
 let sim: ApiSimulator;
 
@@ -125,5 +125,81 @@ describe("faults", () => {
       sim.children.custody,
       sim.children.unsynced,
     ]);
+  });
+
+  it("trickles a body one byte at a time on the (fake) timers, then the right answer", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    sim.failNext(1, { kind: "trickle", everyMs: 5_000, bytes: 3 });
+    const response = await request(`${sim.url}/children`, {
+      headers: { authorization: `Bearer ${sim.tokens.household}` },
+    });
+    // Status and headers at once, and no length: the client cannot know when the body ends.
+    expect(response.statusCode).toBe(200);
+    expect(response.headers["content-length"]).toBeUndefined();
+    const text = response.body.text();
+    for (let sent = 1; sent <= 3; sent++) {
+      await vi.advanceTimersByTimeAsync(5_000);
+      await untilIo(() => sim.requests[0]?.bodyBytes === sent);
+    }
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(JSON.parse(await text)).toEqual([
+      sim.children.ordinary,
+      sim.children.custody,
+      sim.children.unsynced,
+    ]);
+  });
+
+  it("trickles for ever without a length, and stops once the client goes", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    sim.failNext(1, { kind: "trickle", everyMs: 1_000 });
+    const response = await request(`${sim.url}/children`, {
+      headers: { authorization: `Bearer ${sim.tokens.household}` },
+    });
+    await vi.advanceTimersByTimeAsync(1_000);
+    await untilIo(() => sim.requests[0]?.bodyBytes === 1);
+    const closed = new Promise((resolve) => response.body.on("error", resolve));
+    response.body.destroy();
+    await closed;
+    // Its next byte finds the connection gone: nothing more is written, no timer is left.
+    await vi.advanceTimersByTimeAsync(1_000);
+    await new Promise((resolve) => setImmediate(resolve));
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(sim.requests[0]?.bodyBytes).toBeLessThanOrEqual(2);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it.each([true, false])(
+    "streams a huge body (content-length: %s) whole to a client that reads it",
+    async (contentLength) => {
+      const bytes = 5 * 1024 * 1024 + 3;
+      sim.failNext(1, { kind: "huge", bytes, contentLength });
+      const response = await request(`${sim.url}/children/x/events`, {
+        headers: { authorization: `Bearer ${sim.tokens.household}` },
+      });
+      expect(response.headers["content-length"]).toBe(contentLength ? String(bytes) : undefined);
+      let received = 0;
+      let first = "";
+      for await (const chunk of response.body) {
+        if (first === "") first = String(chunk).slice(0, 8);
+        received += (chunk as Buffer).length;
+      }
+      expect(received).toBe(bytes);
+      expect(first).toBe('{"pad":"');
+      expect(sim.requests[0]).toMatchObject({ fault: "huge", status: 200, bodyBytes: bytes });
+    },
+  );
+
+  it("writes a huge body only as fast as the client takes it", async () => {
+    const bytes = 250 * 1000 * 1000;
+    sim.failNext(1, { kind: "huge", bytes, contentLength: false });
+    const response = await request(`${sim.url}/children/x/events`, {
+      headers: { authorization: `Bearer ${sim.tokens.household}` },
+    });
+    // Nothing read: the simulator writes what the loopback connection's buffers take, then waits.
+    await untilIo(() => (sim.requests[0]?.bodyBytes ?? 0) > 0);
+    const closed = new Promise((resolve) => response.body.on("error", resolve));
+    response.body.destroy();
+    await closed;
+    expect(sim.requests[0]?.bodyBytes).toBeLessThan(64 * 1024 * 1024);
   });
 });

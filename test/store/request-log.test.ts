@@ -53,6 +53,48 @@ describe("RequestLog", () => {
     log.close();
   });
 
+  it("hands damaged numbers on as read, for the budget to judge, and drops torn lines", async () => {
+    const dir = await dataDir();
+    const now = 1_000_000;
+    const tooLong = "9".repeat(400);
+    await writeFile(
+      join(dir, REQUEST_LOG_FILE),
+      [`s${now - 10}`, `p${tooLong}`, `s${tooLong}`, "p12x", "e5", `a${now} 999 ${tooLong}`, ""].join("\n"),
+    );
+    const log = RequestLog.open({ dataDir: dir, keepMs: 120_000, now: () => now });
+    expect(log.load()).toEqual({
+      requests: [{ sentAt: now - 10 }, { sentAt: Number.POSITIVE_INFINITY }],
+      pausedUntil: Number.POSITIVE_INFINITY,
+      share: { at: now, allowance: 999, holdMs: Number.POSITIVE_INFINITY },
+    });
+    log.close();
+  });
+
+  it("holds only what the budget kept once it replaces the rest, in the file too", async () => {
+    const dir = await dataDir();
+    const now = 1_000_000;
+    await writeFile(
+      join(dir, REQUEST_LOG_FILE),
+      [`e${now - 10} ${now - 5}`, `s${now + 86_400_000}`, `p${now + 10 ** 12}`, `a${now} 999`, ""].join("\n"),
+    );
+    const log = RequestLog.open({ dataDir: dir, keepMs: 120_000, now: () => now });
+    log.replace({ requests: [{ sentAt: now - 10, settledAt: now - 5 }], pausedUntil: 0 });
+    expect(log.load()).toEqual({ requests: [{ sentAt: now - 10, settledAt: now - 5 }], pausedUntil: 0 });
+    // A pause after it is its own, not held up by the one dropped.
+    log.paused(now + 30_000);
+    log.close();
+    expect((await readFile(join(dir, REQUEST_LOG_FILE), "utf8")).split("\n").filter(Boolean)).toEqual([
+      `e${now - 10} ${now - 5}`,
+      `p${now + 30_000}`,
+    ]);
+    const again = RequestLog.open({ dataDir: dir, keepMs: 120_000, now: () => now });
+    expect(again.load()).toEqual({
+      requests: [{ sentAt: now - 10, settledAt: now - 5 }],
+      pausedUntil: now + 30_000,
+    });
+    again.close();
+  });
+
   it("drops what no longer matters and stays small", async () => {
     const dir = await dataDir();
     let now = 0;

@@ -107,13 +107,13 @@ export class EngineRig {
     const logger = this.logs.logger([this.token]);
     this.requests = RequestLog.open({ dataDir: this.dataDir, keepMs: 120_000 });
     // Seeded like the engine below: the pacing and the pauses after a 429 repeat from run to run.
-    this.budget = new RateBudget({ history: this.requests, random: seededRandom(8) });
+    this.budget = new RateBudget({ history: this.requests, random: seededRandom(8), logger });
     const budget = this.budget;
     this.client = new RewardFactsClient({
       token: this.token,
       baseUrl: this.sim.url,
       logger,
-      timeoutMs: 10_000,
+      // The bridge's own deadline (REQUEST_DEADLINE_MS): the fault suites hold it to it.
       beforeRequest: (signal) => budget.acquire(signal),
     });
     this.store = await this.time.track(openStore({ dataDir: this.dataDir, logger }));
