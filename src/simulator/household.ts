@@ -23,7 +23,8 @@ export interface SimChild {
   readonly id: string;
   /** Stable name used to derive ids, rules and plans from the seed. */
   readonly key: string;
-  readonly firstName: string;
+  /** As the parents wrote it in the app; they may change it (renameChild). */
+  firstName: string;
   readonly household: HouseholdKey;
   readonly custody: Custody;
   readonly rules: ChildRules;

@@ -249,6 +249,11 @@ export class ApiSimulator {
     return { id: child.id, firstName: child.firstName };
   }
 
+  /** The parents change the child's first name in the app: the list shows the new one, the id stays. */
+  renameChild(childId: string, firstName: string): void {
+    this.#child(childId).firstName = firstName;
+  }
+
   /** The next `count` admitted requests (matching `match`, if given) fail with the fault. */
   failNext(count: number, fault: Fault, match?: FaultMatch): void {
     this.#faults.arm(count, fault, match);
