@@ -254,7 +254,7 @@ export class Engine {
           break;
         }
       }
-      this.#failures.succeeded();
+      this.#failures.succeeded(job, Date.now());
     } catch (error) {
       if (signal.aborted) throw error;
       await this.#failures.failed(error, job, Date.now());

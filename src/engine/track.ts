@@ -19,6 +19,8 @@ export interface Track {
   activity: Activity;
   /** Not polled: the token no longer covers the child (403); discovery may bring it back. */
   suspended: boolean;
+  /** The child's failing reads, each its own spell (read-spells.ts); today's also counts towards unavailable. */
+  eventsSpell: FailureSpell;
   todaySpell: FailureSpell;
   /** The reason last published, or null while available. */
   unavailable: UnavailableReason | null;
@@ -36,6 +38,7 @@ export function newTrack(child: ChildRef, now: number): Track {
     todayStaleSince: null,
     activity: noActivity(now),
     suspended: false,
+    eventsSpell: new FailureSpell(),
     todaySpell: new FailureSpell(),
     unavailable: null,
     schemaIssue: { events: null, today: null },

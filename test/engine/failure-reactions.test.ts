@@ -76,8 +76,8 @@ describe("what the engine does with a failed job", () => {
     await reactions.failed(new StoreWriteError("cannot write", "/data/x", "EROFS"), discovery, now + MINUTE);
     expect(logs.matching(/cannot write the data directory/)).toHaveLength(1);
     expect(reactions.lastError).toContain("cannot write");
-    reactions.succeeded();
-    reactions.succeeded();
+    reactions.succeeded(discovery, now + 2 * MINUTE);
+    reactions.succeeded(discovery, now + 3 * MINUTE);
     expect(logs.matching(/can be written again/)).toHaveLength(1);
     expect(reactions.lastError).toBeNull();
   });
@@ -89,9 +89,27 @@ describe("what the engine does with a failed job", () => {
     expect(logs.matching(/the API cannot be read/)).toHaveLength(1);
     expect(reactions.apiUnreachable(start + UNAVAILABLE_AFTER_MS - 1)).toBe(false);
     expect(reactions.apiUnreachable(start + UNAVAILABLE_AFTER_MS)).toBe(true);
-    reactions.succeeded();
+    reactions.succeeded(discovery, start + 2 * MINUTE);
     expect(reactions.apiUnreachable(start + UNAVAILABLE_AFTER_MS)).toBe(false);
     expect(logs.matching(/the API answers again/)).toHaveLength(1);
+  });
+
+  it("says the API is unreachable only while no read goes through at all, whatever one source does", async () => {
+    const start = Date.now();
+    const [track] = children.followed();
+    if (!track) throw new Error("no child");
+    const events: Job = { kind: "events", due: start, track };
+    const today: Job = { kind: "today", due: start, track };
+    for (let minute = 0; minute < 10; minute++) {
+      await reactions.failed(new ServerError("boom", request, 503), events, start + minute * MINUTE);
+      reactions.succeeded(today, start + minute * MINUTE + 1);
+    }
+    expect(reactions.apiUnreachable(start + 10 * MINUTE)).toBe(false);
+    // Its own spell, logged once, with the child and the read.
+    expect(logs.matching(/the API cannot be read/)).toEqual([
+      expect.objectContaining({ read: "events", child: track.child.firstName }),
+    ]);
+    expect(logs.matching(/answers again/)).toEqual([]);
   });
 
   it("on a rejected token, marks every child unavailable and checks again an interval later", async () => {
