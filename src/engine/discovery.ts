@@ -1,6 +1,6 @@
 import type { Logger } from "../log/logger.js";
 import type { ApiReader } from "./api-reader.js";
-import { filterChildren } from "./children.js";
+import { type ChildFilterResult, filterChildren } from "./children.js";
 import type { ChildRef } from "./sink.js";
 import { newTrack, type Track } from "./track.js";
 
@@ -12,13 +12,13 @@ export interface DiscoveryContext {
   retry<T>(attempt: () => Promise<T>, signal: AbortSignal): Promise<T>;
 }
 
-/** The children of the token that the `children` option asks for (a name that matches none is logged). */
-export async function wantedChildren(ctx: DiscoveryContext, signal: AbortSignal): Promise<ChildRef[]> {
+/**
+ * The children of the token that the `children` option asks for, and the entries of the option
+ * that name none of them (for the caller to report).
+ */
+export async function wantedChildren(ctx: DiscoveryContext, signal: AbortSignal): Promise<ChildFilterResult> {
   const listed = await ctx.retry(() => ctx.reader.listChildren(signal), signal);
-  const { wanted, unmatched } = filterChildren(listed, ctx.childrenFilter);
-  if (unmatched.length > 0)
-    ctx.logger.warn({ unmatched }, "the children option names no child of this token");
-  return wanted;
+  return filterChildren(listed, ctx.childrenFilter);
 }
 
 /**

@@ -33,6 +33,8 @@ export class FailureReactions {
   readonly #apiSpell = new FailureSpell();
   readonly #reads: ReadSpells;
   readonly #storageSpell = new FailureSpell();
+  /** The unreadable answer of the children's list last logged, so that a lasting one is logged once. */
+  #listingIssue: string | null = null;
   #tokenInvalid = false;
   #tokenCheckDue = 0;
   #lastError: string | null = null;
@@ -76,6 +78,7 @@ export class FailureReactions {
   succeeded(job: Job, now: number): void {
     this.#apiSpell.succeed();
     this.#reads.succeeded(job, now);
+    if (job.kind === "discovery" || job.kind === "token_check") this.#listingIssue = null;
     if (this.#storageSpell.succeed()) this.#o.logger.info("the data directory can be written again");
     this.#lastError = null;
   }
@@ -123,10 +126,11 @@ export class FailureReactions {
         return;
       case "unreadable_answer": {
         const issue = action.issues.join("; ");
-        const kind = job.kind === "events" || job.kind === "today" ? job.kind : undefined;
-        if (!track || !kind || track.schemaIssue[kind] !== issue)
+        const last = "track" in job ? job.track.schemaIssue[job.kind] : this.#listingIssue;
+        if (last !== issue)
           logger.warn({ ...who, issues: action.issues, request: action.path }, "unreadable API answer");
-        if (track && kind) track.schemaIssue[kind] = issue;
+        if ("track" in job) job.track.schemaIssue[job.kind] = issue;
+        else this.#listingIssue = issue;
         return;
       }
       case "api_failing":

@@ -19,6 +19,8 @@ export class FollowedChildren {
   readonly #tracks = new Map<string, Track>();
   readonly #o: FollowedChildrenOptions;
   #discovered = false;
+  /** The entries of the `children` option last reported as naming no child. */
+  #unmatched = "";
 
   constructor(options: FollowedChildrenOptions) {
     this.#o = options;
@@ -41,7 +43,12 @@ export class FollowedChildren {
 
   /** Lists the token's children and brings the tracks, the sink and the pacing in line. */
   async discover(signal: AbortSignal): Promise<void> {
-    const wanted = await wantedChildren(this.#o, signal);
+    const { wanted, unmatched } = await wantedChildren(this.#o, signal);
+    // Said when it changes: the list is read every few minutes, and the option does not change.
+    const unmatchedKey = JSON.stringify(unmatched);
+    if (unmatched.length > 0 && unmatchedKey !== this.#unmatched)
+      this.#o.logger.warn({ unmatched }, "the children option names no child of this token");
+    this.#unmatched = unmatchedKey;
     const { changed, gone } = reconcileTracks(this.#tracks, wanted, Date.now(), this.#o.logger);
     for (const track of gone) await this.suspend(track, false);
     if (changed || !this.#discovered) {

@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { RewardFactsClient } from "../../src/api/client.js";
-import { RateLimitedError, type RequestInfo, ServerError, TokenRejectedError } from "../../src/api/errors.js";
+import {
+  RateLimitedError,
+  type RequestInfo,
+  SchemaMismatchError,
+  ServerError,
+  TokenRejectedError,
+} from "../../src/api/errors.js";
 import { FailureReactions } from "../../src/engine/failure-reactions.js";
 import { FollowedChildren } from "../../src/engine/followed-children.js";
 import { Pacing } from "../../src/engine/pacing.js";
@@ -110,6 +116,16 @@ describe("what the engine does with a failed job", () => {
       expect.objectContaining({ read: "events", child: track.child.firstName }),
     ]);
     expect(logs.matching(/answers again/)).toEqual([]);
+  });
+
+  it("logs a lasting unreadable list of children once, and again only after it was read", async () => {
+    const unreadable = () => new SchemaMismatchError(request, ["0.firstName: Required"]);
+    const now = Date.now();
+    for (let i = 0; i < 5; i++) await reactions.failed(unreadable(), discovery, now + i * MINUTE);
+    expect(logs.matching(/unreadable API answer/)).toHaveLength(1);
+    reactions.succeeded(discovery, now + 5 * MINUTE);
+    await reactions.failed(unreadable(), discovery, now + 10 * MINUTE);
+    expect(logs.matching(/unreadable API answer/)).toHaveLength(2);
   });
 
   it("on a rejected token, marks every child unavailable and checks again an interval later", async () => {

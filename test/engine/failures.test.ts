@@ -220,10 +220,16 @@ describe("children", () => {
     });
     await rig.time.advance(MINUTE);
     expect(rig.engine.status().children.map((c) => c.id)).toEqual([rig.sim.children.ordinary.id]);
-    expect(rig.logs.matching(/names no child/).length).toBeGreaterThan(0);
+    expect(rig.logs.matching(/names no child/)).toHaveLength(1);
     const zoe = rig.sim.addChild("Zoe");
-    await rig.time.advance(16 * MINUTE);
+    await rig.time.advance(6 * MINUTE);
     expect(rig.engine.status().children.map((c) => c.id)).toContain(zoe.id);
     expect(rig.sink.todays.some((t) => t.childId === zoe.id)).toBe(true);
+    // Said again only when what it names no child changes ("nobody" still), not at every listing.
+    await rig.time.advance(20 * MINUTE);
+    expect(rig.logs.matching(/names no child/).map((line) => line.unmatched)).toEqual([
+      ["Zoé", "nobody"],
+      ["nobody"],
+    ]);
   });
 });

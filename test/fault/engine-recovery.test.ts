@@ -1,9 +1,12 @@
 import { afterEach, describe, expect, it } from "vitest";
 
+import type { Fault } from "../../src/simulator/index.js";
 import { EngineRig, type LogLine } from "../support/engine-rig.js";
 
-// How often the engine says the API fails: one source's lasting failure is logged once when it
-// begins and once when it ends (issue 41, point 5).
+// How soon the engine follows the API again after a failure, and how often it says so: a failed
+// listing of the children is tried again within seconds, a child new or renamed in the app is
+// seen within about five minutes, and one source's lasting failure is logged once when it begins
+// and once when it ends (issue 41, points 4 and 5).
 
 const MINUTE = 60_000;
 const START = "2026-11-21T09:00:00Z";
@@ -18,6 +21,71 @@ afterEach(async () => {
 function linesOf(lines: readonly LogLine[], read: string, child?: string): LogLine[] {
   return lines.filter((line) => line.read === read && line.child === child);
 }
+
+describe("a failed listing of the children at start", () => {
+  it.each<[string, number, Fault]>([
+    ["three 503s", 3, { kind: "status", status: 503 }],
+    [
+      "a redirect",
+      1,
+      { kind: "status", status: 302, headers: { location: "https://elsewhere.example/api/v1/children" } },
+    ],
+    ["three cut-off answers", 3, { kind: "cut-off" }],
+  ])(
+    "%s: every child is followed within a minute of the API answering again",
+    async (_name, count, fault) => {
+      rig = await EngineRig.start({
+        start: START,
+        prepare: (sim) => {
+          sim.failNext(count, fault, "/children");
+          return undefined;
+        },
+      });
+      const r = rig;
+      const { ordinary, custody, unsynced } = r.sim.children;
+      await r.time.advance(5 * MINUTE);
+
+      const faulted = r.served(/^\/children$/).filter((req) => req.fault !== undefined);
+      expect(faulted).toHaveLength(count);
+      const fineFrom = (faulted.at(-1)?.at ?? 0) + 1;
+      for (const child of [ordinary, custody, unsynced]) {
+        const firstRead = r.served(new RegExp(`^/children/${child.id}/today`))[0];
+        expect(firstRead, child.firstName).toBeDefined();
+        expect((firstRead?.at ?? Infinity) - fineFrom).toBeLessThanOrEqual(MINUTE);
+      }
+      expect(
+        r.engine
+          .status()
+          .children.map((c) => c.id)
+          .sort(),
+      ).toEqual([ordinary.id, custody.id, unsynced.id].sort());
+      // One spell of the list: one line when it began, one when it ended.
+      expect(linesOf(r.logs.matching(/cannot be read/), "children")).toHaveLength(1);
+      expect(linesOf(r.logs.matching(/answers again/), "children")).toHaveLength(1);
+    },
+  );
+});
+
+describe("the household changed in the app", () => {
+  it("a child added and a child renamed are seen within about 5 minutes; the demand counts the listing", async () => {
+    rig = await EngineRig.start({ start: START });
+    const r = rig;
+    const { ordinary } = r.sim.children;
+    await r.time.advance(MINUTE);
+    const zoe = r.sim.addChild("Zoé");
+    r.sim.renameChild(ordinary.id, "Léonie");
+    const changedAt = Date.now();
+    const named = () => new Map(r.engine.status().children.map((c) => [c.id, c.firstName]));
+    await r.time.until(() => named().has(zoe.id) && named().get(ordinary.id) === "Léonie", 10 * MINUTE);
+    expect(Date.now() - changedAt).toBeLessThanOrEqual(5 * MINUTE + 30_000);
+    expect(new Map(r.sink.children.map((c) => [c.id, c.firstName])).get(ordinary.id)).toBe("Léonie");
+    await r.time.advance(MINUTE);
+    expect(r.sink.todays.some((t) => t.childId === zoe.id)).toBe(true);
+    // Four children at 2 journal reads and 1 today read a minute, and the list every 5 minutes.
+    expect(r.engine.status().demandPerMinute).toBe(4 * 3 + 0.2);
+    expect(r.sink.lastStatus()?.demandPerMinute).toBe(4 * 3 + 0.2);
+  });
+});
 
 describe("one child's lasting failure beside children read fine", () => {
   it("is logged once when it begins and once when it ends, whatever the other children do", async () => {
