@@ -14,6 +14,13 @@ export interface Backoff {
  */
 export const LISTING_BACKOFF: Backoff = { firstMs: 5_000, maxMs: 60_000 };
 
+/**
+ * A child whose reads the API refuses (403) while the list still shows it: a single 403 is read
+ * again a minute later, a lasting one every five minutes at most, about as often as the list
+ * itself is read, rather than waiting for a list that keeps showing the child.
+ */
+export const REFUSED_CHILD_BACKOFF: Backoff = { firstMs: 60_000, maxMs: 5 * 60_000 };
+
 /** The wait after `failures` failures in a row (1 for the first). */
 export function backoffMs(failures: number, backoff: Backoff): number {
   return Math.min(backoff.maxMs, backoff.firstMs * 2 ** Math.max(0, failures - 1));

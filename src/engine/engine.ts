@@ -94,6 +94,8 @@ export class Engine {
       childrenFilter: o.childrenFilter,
       retry,
       pacing: this.#pacing,
+      jitter: o.jitter,
+      random: o.random,
     });
     this.#listing = new ListingSchedule({
       intervalMs: o.discoveryIntervalMs,
@@ -253,12 +255,14 @@ export class Engine {
           const outcome = await pollEvents(this.#events, track.child, signal);
           track.schemaIssue.events = null;
           this.#pacing.journalRead(track, job.due, outcome, this.#children.followed());
+          await this.#children.readable(track, Date.now());
           break;
         }
         case "today": {
           const { track } = job;
           this.#pacing.planToday(track, job.due);
           await readToday(this.#today, track, signal);
+          await this.#children.readable(track, Date.now());
           break;
         }
       }

@@ -116,7 +116,7 @@ export class FailureReactions {
         );
         return;
       case "child_not_covered":
-        if (track) await children.suspend(track);
+        if ("track" in job) await children.refused(job.track, job.kind, now);
         return;
       case "rules_not_synced":
         if (!track) return;

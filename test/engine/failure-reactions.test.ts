@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { RewardFactsClient } from "../../src/api/client.js";
 import {
+  ChildNotCoveredError,
   RateLimitedError,
   type RequestInfo,
   SchemaMismatchError,
@@ -64,6 +65,8 @@ beforeEach(async () => {
     childrenFilter: [],
     retry: (attempt) => attempt(),
     pacing,
+    jitter: 0,
+    random: () => 0.5,
   });
   await children.discover(AbortSignal.timeout(10_000));
   reactions = new FailureReactions({
@@ -126,6 +129,18 @@ describe("what the engine does with a failed job", () => {
     reactions.succeeded(discovery, now + 5 * MINUTE);
     await reactions.failed(unreadable(), discovery, now + 10 * MINUTE);
     expect(logs.matching(/unreadable API answer/)).toHaveLength(2);
+  });
+
+  it("on a 403, suspends the child and tries its refused read again a minute later", async () => {
+    const [track] = children.followed();
+    if (!track) throw new Error("no child");
+    const now = Date.now();
+    const today: Job = { kind: "today", due: now, track };
+    await reactions.failed(new ChildNotCoveredError("not covered", request, 403), today, now);
+    expect(track.suspended).toEqual({ kind: "refused", read: "today", due: now + MINUTE, refusals: 1 });
+    expect(children.followed()).not.toContain(track);
+    // A child's condition, not the bridge's error.
+    expect(reactions.lastError).toBeNull();
   });
 
   it("on a rejected token, marks every child unavailable and checks again an interval later", async () => {

@@ -136,7 +136,7 @@ describe("401: token rejected", () => {
 });
 
 describe("403 and 409", () => {
-  it("403: the child is unavailable, no longer polled, and back at the next discovery", async () => {
+  it("403: the child is unavailable, no longer polled once the list drops it, and back when listed again", async () => {
     rig = await EngineRig.start({ start: START });
     const { custody } = rig.sim.children;
     await rig.time.advance(2 * MINUTE);
@@ -145,13 +145,21 @@ describe("403 and 409", () => {
     expect(rig.sink.unavailable.filter((u) => u.childId === custody.id).map((u) => u.reason)).toEqual([
       "not_covered",
     ]);
+    expect(rig.engine.status().children.map((c) => c.id)).not.toContain(custody.id);
+    // Until the next listing (every 5 minutes) its refused read is tried again; then nothing.
+    const movedOutAt = Date.now() - 2 * MINUTE;
+    await rig.time.until(
+      () => rig?.served(/^\/children$/).some((r) => r.at > movedOutAt) === true,
+      5 * MINUTE,
+    );
     const after = Date.now();
-    await rig.time.advance(5 * MINUTE);
+    await rig.time.advance(10 * MINUTE);
     expect(rig.served(new RegExp(`^/children/${custody.id}/`)).filter((r) => r.at >= after)).toEqual([]);
     expect(rig.engine.status().children.map((c) => c.id)).not.toContain(custody.id);
+    expect(rig.logs.matching(/no longer covers this child/)).toHaveLength(1);
 
     rig.sim.moveChildIn(custody.id);
-    await rig.time.advance(15 * MINUTE);
+    await rig.time.advance(6 * MINUTE);
     expect(rig.engine.status().children.map((c) => c.id)).toContain(custody.id);
     expect(rig.sink.todays.filter((t) => t.childId === custody.id && t.at > after).length).toBeGreaterThan(0);
   });

@@ -4,9 +4,9 @@ import type { Fault } from "../../src/simulator/index.js";
 import { EngineRig, type LogLine } from "../support/engine-rig.js";
 
 // How soon the engine follows the API again after a failure, and how often it says so: a failed
-// listing of the children is tried again within seconds, a child new or renamed in the app is
-// seen within about five minutes, and one source's lasting failure is logged once when it begins
-// and once when it ends (issue 41, points 4 and 5).
+// listing of the children is tried again within seconds, a child refused once is read again
+// within minutes, a child new or renamed in the app is seen within about five, and one source's
+// lasting failure is logged once when it begins and once when it ends (issue 41, points 4 and 5).
 
 const MINUTE = 60_000;
 const START = "2026-11-21T09:00:00Z";
@@ -64,6 +64,66 @@ describe("a failed listing of the children at start", () => {
       expect(linesOf(r.logs.matching(/answers again/), "children")).toHaveLength(1);
     },
   );
+});
+
+describe("a child the token refuses (403)", () => {
+  it("a single 403 on its today: read again within minutes, one line when suspended, one when back", async () => {
+    rig = await EngineRig.start({ start: START });
+    const r = rig;
+    const { ordinary } = r.sim.children;
+    const ofOrdinary = new RegExp(`^/children/${ordinary.id}/`);
+    await r.time.advance(2 * MINUTE);
+    r.sim.failNext(1, { kind: "status", status: 403 }, `/children/${ordinary.id}/today`);
+    await r.time.until(() => r.served(ofOrdinary).some((req) => req.status === 403), 2 * MINUTE);
+    const refusedAt = r.served(ofOrdinary).find((req) => req.status === 403)?.at ?? 0;
+    await r.time.advance(10 * MINUTE);
+
+    // Checked again within minutes: the first check comes a minute later (the brief allows 6).
+    const next = r.served(ofOrdinary).find((req) => req.at > refusedAt);
+    expect(next).toBeDefined();
+    expect((next?.at ?? Infinity) - refusedAt).toBeLessThan(2 * MINUTE);
+    expect(r.logs.matching(/no longer covers this child/)).toHaveLength(1);
+    expect(r.logs.matching(/covered by the token again/)).toHaveLength(1);
+    expect(r.sink.unavailable.filter((u) => u.childId === ordinary.id).map((u) => u.reason)).toEqual([
+      "not_covered",
+    ]);
+    // Followed again: polled on cadence, published, among the status's children.
+    expect(r.engine.status().children.map((c) => c.id)).toContain(ordinary.id);
+    const since = refusedAt + 3 * MINUTE;
+    expect(
+      r.served(new RegExp(`^/children/${ordinary.id}/events`)).filter((q) => q.at > since).length,
+    ).toBeGreaterThan(10);
+    expect(r.sink.todays.filter((t) => t.childId === ordinary.id && t.at > since).length).toBeGreaterThan(5);
+  });
+
+  it("a lasting 403 on a listed child: checked again at 1, 2, 4 then every 5 minutes, logged once", async () => {
+    rig = await EngineRig.start({ start: START, engine: { jitter: 0 } });
+    const r = rig;
+    const { ordinary } = r.sim.children;
+    const ofOrdinary = new RegExp(`^/children/${ordinary.id}/`);
+    await r.time.advance(2 * MINUTE);
+    // Still listed, but every read of the child is refused.
+    r.sim.failNext(100_000, { kind: "status", status: 403 }, ofOrdinary);
+    await r.time.advance(30 * MINUTE);
+    const refused = r.served(ofOrdinary).filter((req) => req.status === 403);
+    const gaps = refused.slice(1).map((req, i) => Math.round((req.at - (refused[i]?.at ?? 0)) / MINUTE));
+    expect(gaps.slice(0, 5)).toEqual([1, 2, 4, 5, 5]);
+    expect(gaps.every((gap) => gap <= 5)).toBe(true);
+    // The listings meanwhile (every 5 minutes) do not bring it back to be refused again.
+    expect(r.served(/^\/children$/).length).toBeGreaterThanOrEqual(6);
+    expect(r.logs.matching(/no longer covers this child/)).toHaveLength(1);
+    expect(r.logs.matching(/covered by the token again/)).toHaveLength(0);
+    expect(r.sink.unavailable.filter((u) => u.childId === ordinary.id).map((u) => u.reason)).toEqual([
+      "not_covered",
+    ]);
+    expect(r.engine.status().children.map((c) => c.id)).not.toContain(ordinary.id);
+
+    r.sim.clearFaults();
+    const clearedAt = Date.now();
+    await r.time.until(() => r.engine.status().children.some((c) => c.id === ordinary.id), 6 * MINUTE);
+    expect(Date.now() - clearedAt).toBeLessThanOrEqual(5 * MINUTE + 1_000);
+    expect(r.logs.matching(/covered by the token again/)).toHaveLength(1);
+  }, 60_000);
 });
 
 describe("the household changed in the app", () => {
