@@ -13,10 +13,10 @@ export interface DemoConfigInput {
 /**
  * Polling intervals of the demo: today as often as the options allow (one reading every 15
  * simulated minutes at 60×), events a little less often than allowed so that the three demo
- * children fit the engine's budget on cadence: 3 × (60/13 + 4) requests a minute plus discovery
- * is 25.9, under the 95 % of 28 (the API's 30 less the engine's margin of 2) that the cadence
- * plans on (cadence.ts). At 10 s the engine would stretch the today interval by ×1.41 and warn about
- * it, which on a first run reads as something gone wrong.
+ * children fit the engine's budget on cadence: 3 × (60/13 + 4) requests a minute plus the list
+ * of children every 5 minutes is 26.0, under the 95 % of 28 (the API's 30 less the engine's
+ * margin of 2) that the cadence plans on (cadence.ts). At 10 s the engine would stretch the today
+ * interval by ×1.41 and warn about it, which on a first run reads as something gone wrong.
  */
 export const DEMO_EVENTS_INTERVAL_SECONDS = 13;
 export const DEMO_TODAY_INTERVAL_SECONDS = 15;

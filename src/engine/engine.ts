@@ -4,6 +4,7 @@ import { startOfLocalDay } from "./day-start.js";
 import { type DeliveryMoment, type EventsJobContext, eventsJobParts, pollEvents } from "./events-job.js";
 import { FailureReactions } from "./failure-reactions.js";
 import { FollowedChildren } from "./followed-children.js";
+import { DISCOVERY_INTERVAL_MS, ListingSchedule } from "./listing-schedule.js";
 import { Pacing, round2 } from "./pacing.js";
 import type { RateBudget } from "./rate-budget.js";
 import { retryTransient } from "./retry.js";
@@ -25,6 +26,7 @@ export interface EngineOptions {
   /** The journal's and today's intervals, before any stretch (the bridge's options set them). */
   eventsIntervalMs: number;
   todayIntervalMs: number;
+  /** How often the token's children are listed while that goes through (a failed listing is tried again sooner). */
   discoveryIntervalMs?: number;
   tokenCheckIntervalMs?: number;
   statusIntervalMs?: number;
@@ -59,7 +61,7 @@ export class Engine {
   readonly #abort = new AbortController();
   readonly #events: EventsJobContext;
   readonly #today: TodayJobContext;
-  #discoveryDue = 0;
+  readonly #listing: ListingSchedule;
   #statusDue = 0;
   readonly #pacing: Pacing;
   #publishedStatus = "";
@@ -69,7 +71,7 @@ export class Engine {
 
   constructor(options: EngineOptions) {
     this.#o = {
-      discoveryIntervalMs: 15 * 60_000,
+      discoveryIntervalMs: DISCOVERY_INTERVAL_MS,
       tokenCheckIntervalMs: 10 * 60_000,
       statusIntervalMs: 60_000,
       childrenFilter: [],
@@ -92,6 +94,13 @@ export class Engine {
       childrenFilter: o.childrenFilter,
       retry,
       pacing: this.#pacing,
+      jitter: o.jitter,
+      random: o.random,
+    });
+    this.#listing = new ListingSchedule({
+      intervalMs: o.discoveryIntervalMs,
+      jitter: o.jitter,
+      random: o.random,
     });
     this.#failures = new FailureReactions({
       logger: o.logger,
@@ -227,12 +236,13 @@ export class Engine {
           // Nothing to read: the loop publishes the status after every job once it is due.
           return;
         case "discovery":
-          this.#discoveryDue = now + this.#o.discoveryIntervalMs;
           await this.#children.discover(signal);
+          this.#listing.listed(Date.now());
           break;
         case "token_check":
           this.#failures.checkingToken(now);
           await this.#children.discover(signal);
+          this.#listing.listed(Date.now());
           this.#failures.tokenWorks();
           for (const track of this.#children.all()) {
             track.eventsDue = now;
@@ -245,18 +255,21 @@ export class Engine {
           const outcome = await pollEvents(this.#events, track.child, signal);
           track.schemaIssue.events = null;
           this.#pacing.journalRead(track, job.due, outcome, this.#children.followed());
+          await this.#children.readable(track, Date.now());
           break;
         }
         case "today": {
           const { track } = job;
           this.#pacing.planToday(track, job.due);
           await readToday(this.#today, track, signal);
+          await this.#children.readable(track, Date.now());
           break;
         }
       }
-      this.#failures.succeeded();
+      this.#failures.succeeded(job, Date.now());
     } catch (error) {
       if (signal.aborted) throw error;
+      if (job.kind === "discovery") this.#listing.failed(Date.now());
       await this.#failures.failed(error, job, Date.now());
     }
   }
@@ -265,7 +278,7 @@ export class Engine {
     return {
       tokenInvalid: this.#failures.tokenInvalid,
       tokenCheckDue: this.#failures.tokenCheckDue,
-      discoveryDue: this.#discoveryDue,
+      discoveryDue: this.#listing.due,
       statusDue: this.#statusDue,
       tracks: this.#children.all(),
       intervals: this.#pacing.intervals,

@@ -3,6 +3,7 @@ import { failureAction, isBridgeError } from "./failure-policy.js";
 import { FailureSpell } from "./failure-spell.js";
 import type { FollowedChildren } from "./followed-children.js";
 import type { RateBudget } from "./rate-budget.js";
+import { ReadSpells } from "./read-spells.js";
 import type { Job } from "./scheduler.js";
 
 export interface FailureReactionsOptions {
@@ -11,26 +12,36 @@ export interface FailureReactionsOptions {
   children: FollowedChildren;
   /** How often a rejected token is tried again. */
   tokenCheckIntervalMs: number;
-  /** How long the API may fail before it (or a child's today) counts as unreachable. */
+  /**
+   * How long the API may fail, with no read going through at all, before it counts as unreachable;
+   * and how long a child's today may fail before the child does.
+   */
   unavailableAfterMs: () => number;
 }
 
 /**
  * What the engine's loop does with a failed job, once the failure policy (failure-policy.ts) has
  * named the action, and what it keeps of failures for the status and the schedule: how long the
- * API and the data directory have failed, whether the token was rejected and when to try it again,
- * the last error. Each spell is logged when it starts and when it ends, not at every failure.
+ * API as a whole and the data directory have failed, each source's spell (read-spells.ts), whether
+ * the token was rejected and when to try it again, the last error. Each spell is logged when it
+ * starts and when it ends, not at every failure; the API's as a whole is not logged: its sources'
+ * lines tell what fails.
  */
 export class FailureReactions {
   readonly #o: FailureReactionsOptions;
+  /** Every read of the API failing, none going through: for the status's `api_unreachable`. */
   readonly #apiSpell = new FailureSpell();
+  readonly #reads: ReadSpells;
   readonly #storageSpell = new FailureSpell();
+  /** The unreadable answer of the children's list last logged, so that a lasting one is logged once. */
+  #listingIssue: string | null = null;
   #tokenInvalid = false;
   #tokenCheckDue = 0;
   #lastError: string | null = null;
 
   constructor(options: FailureReactionsOptions) {
     this.#o = options;
+    this.#reads = new ReadSpells(options.logger);
   }
 
   /** The API rejected the token: nothing is polled but the token check. */
@@ -63,9 +74,11 @@ export class FailureReactions {
     this.#o.logger.info("the API token works again; polling resumes");
   }
 
-  /** A job went through: the spells it ends are logged, and the last error is cleared. */
-  succeeded(): void {
-    if (this.#apiSpell.succeed()) this.#o.logger.info("the API answers again");
+  /** A job went through at `now`: the spells it ends are logged, and the last error is cleared. */
+  succeeded(job: Job, now: number): void {
+    this.#apiSpell.succeed();
+    this.#reads.succeeded(job, now);
+    if (job.kind === "discovery" || job.kind === "token_check") this.#listingIssue = null;
     if (this.#storageSpell.succeed()) this.#o.logger.info("the data directory can be written again");
     this.#lastError = null;
   }
@@ -103,7 +116,7 @@ export class FailureReactions {
         );
         return;
       case "child_not_covered":
-        if (track) await children.suspend(track);
+        if ("track" in job) await children.refused(job.track, job.kind, now);
         return;
       case "rules_not_synced":
         if (!track) return;
@@ -113,15 +126,16 @@ export class FailureReactions {
         return;
       case "unreadable_answer": {
         const issue = action.issues.join("; ");
-        const kind = job.kind === "events" || job.kind === "today" ? job.kind : undefined;
-        if (!track || !kind || track.schemaIssue[kind] !== issue)
+        const last = "track" in job ? job.track.schemaIssue[job.kind] : this.#listingIssue;
+        if (last !== issue)
           logger.warn({ ...who, issues: action.issues, request: action.path }, "unreadable API answer");
-        if (track && kind) track.schemaIssue[kind] = issue;
+        if ("track" in job) job.track.schemaIssue[job.kind] = issue;
+        else this.#listingIssue = issue;
         return;
       }
       case "api_failing":
-        if (this.#apiSpell.fail(now))
-          logger.warn({ ...who, error: action.message }, "the API cannot be read");
+        this.#apiSpell.fail(now);
+        this.#reads.failed(job, now, action.message);
         if (track && job.kind === "today" && track.todaySpell.lastedMs(now) >= this.#o.unavailableAfterMs()) {
           if (track.unavailable === null)
             logger.warn(who, "child unavailable: the API has failed for too long");

@@ -26,7 +26,8 @@ export interface Schedule {
  * well as a journal poll planned every 30 s: counting lateness in each poll's own intervals
  * instead put the today reads behind (bench, 12 children: today fact age p95 ×1.10 the best
  * against ×1.09). When none is due, the earliest to come (the loop sleeps until then). With a
- * revoked token, only its check.
+ * revoked token, only its check. A child suspended by a 403 has only its refused read tried
+ * again, at its own time; one gone from the list, nothing.
  */
 export function nextJob(schedule: Schedule, now: number): Job {
   if (schedule.tokenInvalid) return { kind: "token_check", due: schedule.tokenCheckDue };
@@ -36,7 +37,10 @@ export function nextJob(schedule: Schedule, now: number): Job {
     { kind: "status", due: schedule.statusDue },
   ];
   for (const track of schedule.tracks) {
-    if (track.suspended) continue;
+    const { suspended } = track;
+    // A child the API refused: only the refused read, at its next try.
+    if (suspended?.kind === "refused") candidates.push({ kind: suspended.read, due: suspended.due, track });
+    if (suspended) continue;
     candidates.push(
       { kind: "events", due: track.eventsDue, track },
       { kind: "today", due: track.todayDue, track },

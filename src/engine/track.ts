@@ -2,6 +2,16 @@ import { FailureSpell } from "./failure-spell.js";
 import { type Activity, noActivity } from "./journal-share.js";
 import type { ChildRef, UnavailableReason } from "./sink.js";
 
+/** Why a child is not polled: the token no longer covers it. */
+export type Suspension =
+  /**
+   * A read answered 403 while the list still shows the child: that read is tried again at `due`,
+   * after `refusals` 403s in a row, the wait doubling from a minute up to five (backoff.ts).
+   */
+  | { kind: "refused"; read: "events" | "today"; due: number; refusals: number }
+  /** Gone from the token's list of children: not read again until the list shows it again. */
+  | { kind: "unlisted" };
+
 /** What the loop keeps per child: when each job is due, and how the child is doing. */
 export interface Track {
   child: ChildRef;
@@ -17,8 +27,10 @@ export interface Track {
   todayStaleSince: number | null;
   /** The child's recent facts: a busy child's journal is read more often once the budget is short. */
   activity: Activity;
-  /** Not polled: the token no longer covers the child (403); discovery may bring it back. */
-  suspended: boolean;
+  /** Not polled, and why; null while the child is followed (see Suspension). */
+  suspended: Suspension | null;
+  /** The child's failing reads, each its own spell (read-spells.ts); today's also counts towards unavailable. */
+  eventsSpell: FailureSpell;
   todaySpell: FailureSpell;
   /** The reason last published, or null while available. */
   unavailable: UnavailableReason | null;
@@ -35,7 +47,8 @@ export function newTrack(child: ChildRef, now: number): Track {
     todayEveryMs: null,
     todayStaleSince: null,
     activity: noActivity(now),
-    suspended: false,
+    suspended: null,
+    eventsSpell: new FailureSpell(),
     todaySpell: new FailureSpell(),
     unavailable: null,
     schemaIssue: { events: null, today: null },

@@ -8,6 +8,7 @@ import {
 } from "../../src/demo/demo-config.js";
 import { householdStart, todayAt } from "../../src/demo/household-clock.js";
 import { cadenceFor } from "../../src/engine/cadence.js";
+import { DISCOVERY_INTERVAL_MS } from "../../src/engine/listing-schedule.js";
 import { RateBudget } from "../../src/engine/rate-budget.js";
 
 describe("the demo's intervals", () => {
@@ -15,7 +16,7 @@ describe("the demo's intervals", () => {
     const cadence = cadenceFor(3, {
       eventsIntervalMs: DEMO_EVENTS_INTERVAL_SECONDS * 1000,
       todayIntervalMs: DEMO_TODAY_INTERVAL_SECONDS * 1000,
-      discoveryIntervalMs: 15 * 60_000,
+      discoveryIntervalMs: DISCOVERY_INTERVAL_MS,
       budgetPerMinute: new RateBudget().perWindow,
     });
     expect(cadence.stretch).toBe(1);

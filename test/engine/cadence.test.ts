@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { CADENCE_SHARE, cadenceFor, TODAY_STRETCHES_FIRST_UP_TO } from "../../src/engine/cadence.js";
+import { DISCOVERY_INTERVAL_MS } from "../../src/engine/listing-schedule.js";
 import { EngineRig } from "../support/engine-rig.js";
 
 const MINUTE = 60_000;
@@ -80,8 +81,12 @@ describe("cadence per child", () => {
 });
 
 describe("the cadence's share of the budget", () => {
-  const defaults = { eventsIntervalMs: 30_000, todayIntervalMs: 60_000, discoveryIntervalMs: 15 * 60_000 };
-  const discovery = 1 / 15;
+  const defaults = {
+    eventsIntervalMs: 30_000,
+    todayIntervalMs: 60_000,
+    discoveryIntervalMs: DISCOVERY_INTERVAL_MS,
+  };
+  const discovery = 1 / 5;
   const planned = (budget: number) => budget * CADENCE_SHARE;
   const first = TODAY_STRETCHES_FIRST_UP_TO;
   /** Journal and today factors once both stretch: 2 + 1/first requests a minute per child. */
@@ -91,7 +96,7 @@ describe("the cadence's share of the budget", () => {
   };
   it.each([
     // children, budget a minute, journal stretch, today stretch: 2 journal polls and 1 today read
-    // a minute per child, and the children's list every 15 min.
+    // a minute per child, and the children's list every 5 min.
     [1, 28, 1, 1],
     [8, 28, 1, 1],
     // The today reads alone give way: what the journal and the list leave them.
@@ -108,6 +113,20 @@ describe("the cadence's share of the budget", () => {
       expect(cadence.stretch).toBeCloseTo(stretch, 6);
       expect(cadence.todayStretch).toBeCloseTo(todayStretch, 6);
       expect(cadence.demandPerMinute).toBeCloseTo(children * 3 + discovery, 6);
+    },
+  );
+
+  it.each([
+    // Three children at 2 journal polls and 1 today read a minute each, and the list.
+    ["every 5 minutes by default", {}, 3 * 3 + 0.2, 1],
+    ["every minute, as the engine's option says", { discoveryIntervalMs: MINUTE }, 3 * 3 + 1, 3],
+  ])(
+    "counts the children's list, read %s, in the status's demand",
+    async (_name, engine, demand, listings) => {
+      rig = await EngineRig.start({ start: "2026-11-21T08:00:00Z", engine });
+      await rig.time.advance(2.5 * MINUTE);
+      expect(rig.engine.status().demandPerMinute).toBe(demand);
+      expect(rig.served(/^\/children$/)).toHaveLength(listings);
     },
   );
 

@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { RewardFactsClient } from "../../src/api/client.js";
-import { RateLimitedError, type RequestInfo, ServerError, TokenRejectedError } from "../../src/api/errors.js";
+import {
+  ChildNotCoveredError,
+  RateLimitedError,
+  type RequestInfo,
+  SchemaMismatchError,
+  ServerError,
+  TokenRejectedError,
+} from "../../src/api/errors.js";
 import { FailureReactions } from "../../src/engine/failure-reactions.js";
 import { FollowedChildren } from "../../src/engine/followed-children.js";
 import { Pacing } from "../../src/engine/pacing.js";
@@ -58,6 +65,8 @@ beforeEach(async () => {
     childrenFilter: [],
     retry: (attempt) => attempt(),
     pacing,
+    jitter: 0,
+    random: () => 0.5,
   });
   await children.discover(AbortSignal.timeout(10_000));
   reactions = new FailureReactions({
@@ -76,8 +85,8 @@ describe("what the engine does with a failed job", () => {
     await reactions.failed(new StoreWriteError("cannot write", "/data/x", "EROFS"), discovery, now + MINUTE);
     expect(logs.matching(/cannot write the data directory/)).toHaveLength(1);
     expect(reactions.lastError).toContain("cannot write");
-    reactions.succeeded();
-    reactions.succeeded();
+    reactions.succeeded(discovery, now + 2 * MINUTE);
+    reactions.succeeded(discovery, now + 3 * MINUTE);
     expect(logs.matching(/can be written again/)).toHaveLength(1);
     expect(reactions.lastError).toBeNull();
   });
@@ -89,9 +98,49 @@ describe("what the engine does with a failed job", () => {
     expect(logs.matching(/the API cannot be read/)).toHaveLength(1);
     expect(reactions.apiUnreachable(start + UNAVAILABLE_AFTER_MS - 1)).toBe(false);
     expect(reactions.apiUnreachable(start + UNAVAILABLE_AFTER_MS)).toBe(true);
-    reactions.succeeded();
+    reactions.succeeded(discovery, start + 2 * MINUTE);
     expect(reactions.apiUnreachable(start + UNAVAILABLE_AFTER_MS)).toBe(false);
     expect(logs.matching(/the API answers again/)).toHaveLength(1);
+  });
+
+  it("says the API is unreachable only while no read goes through at all, whatever one source does", async () => {
+    const start = Date.now();
+    const [track] = children.followed();
+    if (!track) throw new Error("no child");
+    const events: Job = { kind: "events", due: start, track };
+    const today: Job = { kind: "today", due: start, track };
+    for (let minute = 0; minute < 10; minute++) {
+      await reactions.failed(new ServerError("boom", request, 503), events, start + minute * MINUTE);
+      reactions.succeeded(today, start + minute * MINUTE + 1);
+    }
+    expect(reactions.apiUnreachable(start + 10 * MINUTE)).toBe(false);
+    // Its own spell, logged once, with the child and the read.
+    expect(logs.matching(/the API cannot be read/)).toEqual([
+      expect.objectContaining({ read: "events", child: track.child.firstName }),
+    ]);
+    expect(logs.matching(/answers again/)).toEqual([]);
+  });
+
+  it("logs a lasting unreadable list of children once, and again only after it was read", async () => {
+    const unreadable = () => new SchemaMismatchError(request, ["0.firstName: Required"]);
+    const now = Date.now();
+    for (let i = 0; i < 5; i++) await reactions.failed(unreadable(), discovery, now + i * MINUTE);
+    expect(logs.matching(/unreadable API answer/)).toHaveLength(1);
+    reactions.succeeded(discovery, now + 5 * MINUTE);
+    await reactions.failed(unreadable(), discovery, now + 10 * MINUTE);
+    expect(logs.matching(/unreadable API answer/)).toHaveLength(2);
+  });
+
+  it("on a 403, suspends the child and tries its refused read again a minute later", async () => {
+    const [track] = children.followed();
+    if (!track) throw new Error("no child");
+    const now = Date.now();
+    const today: Job = { kind: "today", due: now, track };
+    await reactions.failed(new ChildNotCoveredError("not covered", request, 403), today, now);
+    expect(track.suspended).toEqual({ kind: "refused", read: "today", due: now + MINUTE, refusals: 1 });
+    expect(children.followed()).not.toContain(track);
+    // A child's condition, not the bridge's error.
+    expect(reactions.lastError).toBeNull();
   });
 
   it("on a rejected token, marks every child unavailable and checks again an interval later", async () => {

@@ -118,7 +118,22 @@ describe("the scheduler", () => {
     expect(nextJob(schedule([t], { tokenInvalid: true, tokenCheckDue: NOW + 600_000 }), NOW).kind).toBe(
       "token_check",
     );
-    t.suspended = true;
+    t.suspended = { kind: "unlisted" };
     expect(nextJob(schedule([t]), NOW).kind).toBe("status");
+  });
+
+  it("tries a refused child's refused read again at its time, and nothing else of that child", () => {
+    const t = track("a", NOW - 50_000, NOW - 50_000);
+    t.suspended = { kind: "refused", read: "events", due: NOW + 60_000, refusals: 1 };
+    const other = track("b", NOW + 30_000, NOW + 40_000);
+    const rare = { discoveryDue: Infinity, statusDue: Infinity };
+    expect(nextJob(schedule([t, other], rare), NOW)).toMatchObject({ kind: "events", track: other });
+    // Its routine polls, long overdue, are not run.
+    expect(nextJob(schedule([t, other], rare), NOW + 45_000)).toMatchObject({ track: other });
+    expect(nextJob(schedule([t], rare), NOW + 70_000)).toMatchObject({
+      kind: "events",
+      track: t,
+      due: NOW + 60_000,
+    });
   });
 });

@@ -83,6 +83,16 @@ describe("the HTTP surface", () => {
   });
 });
 
+describe("the household, changed by the parents", () => {
+  it("lists a child renamed in the app under its new name, with the same id", async () => {
+    const { ordinary } = sim.children;
+    sim.renameChild(ordinary.id, "Léonie");
+    const listed = (await rawGet(`${sim.url}/children`, sim.tokens.household)).json;
+    expect(listed).toContainEqual({ id: ordinary.id, firstName: "Léonie" });
+    expect(JSON.stringify(listed)).not.toContain(`"${ordinary.firstName}"`);
+  });
+});
+
 describe("faults", () => {
   it("applies a fault only to requests of a matching path, as many times as armed", async () => {
     sim.failNext(2, { kind: "status", status: 500 }, /\/events$/);
