@@ -1,3 +1,4 @@
+import { ChildNotCoveredError } from "../api/errors.js";
 import type { Logger } from "../log/logger.js";
 import type { ApiReader } from "./api-reader.js";
 import { startOfLocalDay } from "./day-start.js";
@@ -270,6 +271,7 @@ export class Engine {
     } catch (error) {
       if (signal.aborted) throw error;
       if (job.kind === "discovery") this.#listing.failed(Date.now());
+      if (error instanceof ChildNotCoveredError) this.#listing.soon(Date.now());
       await this.#failures.failed(error, job, Date.now());
     }
   }

@@ -101,6 +101,7 @@ export class FollowedChildren {
   async #unlisted(track: Track): Promise<void> {
     const wasFollowed = track.suspended === null;
     track.suspended = { kind: "unlisted" };
+    // A refused child already said so, and was unavailable; now gone from the sink's children too.
     if (!wasFollowed) return;
     this.#o.logger.warn(
       { child: track.child.firstName },
@@ -118,10 +119,14 @@ export class FollowedChildren {
     this.#o.logger.info({ child: track.child.firstName }, "child covered by the token again");
   }
 
-  /** The children followed now to the sink (one no longer covered is not among them), and the pacing. */
+  /**
+   * The children of the household to the sink, and the pacing. A child the list no longer shows
+   * is not among them (her device goes); one whose reads are refused while the list still shows her
+   * stays, unavailable: a refusal that passes must not remove and make again what users built on.
+   */
   async #followedChanged(): Promise<void> {
-    const followed = this.followed();
-    await this.#o.sink.setChildren(followed.map((t) => t.child));
-    this.#o.pacing.recompute(followed.length);
+    const listed = [...this.#tracks.values()].filter((t) => t.suspended?.kind !== "unlisted");
+    await this.#o.sink.setChildren(listed.map((t) => t.child));
+    this.#o.pacing.recompute(this.followed().length);
   }
 }

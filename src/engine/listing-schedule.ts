@@ -42,6 +42,14 @@ export class ListingSchedule {
     this.#due = now + jittered(wait, this.#o.jitter, this.#o.random);
   }
 
+  /**
+   * A child's read was refused (403): the list is read at once, to tell a child who left the
+   * household (gone from it) from a refusal that may pass (still listed).
+   */
+  soon(now: number): void {
+    this.#due = Math.min(this.#due, now);
+  }
+
   /** The listing went through: the next one an interval from now. */
   listed(now: number): void {
     this.#failures = 0;

@@ -103,7 +103,8 @@ describe("a child the token no longer covers", () => {
     expect(logs.matching(/covered by the token again/)).toHaveLength(0);
     expect(sink.unavailable.map((u) => [u.childId, u.reason])).toEqual([[lea.child.id, "not_covered"]]);
     expect(ids(children.followed().map((t) => t.child))).not.toContain(lea.child.id);
-    expect(ids(sink.children)).not.toContain(lea.child.id);
+    // Still the household's as far as the list says: her entities stay, unavailable.
+    expect(ids(sink.children)).toContain(lea.child.id);
 
     // Its read goes through: followed again, at once, said once.
     await children.readable(lea, now);
@@ -120,6 +121,7 @@ describe("a child the token no longer covers", () => {
     sim.moveChildOut(lea.child.id);
     await children.discover(AbortSignal.timeout(10_000));
     expect(lea.suspended).toEqual({ kind: "unlisted" });
+    expect(ids(sink.children)).not.toContain(lea.child.id);
     expect(nextJob(schedule(), NOW + 60 * MINUTE)).not.toHaveProperty("track");
     // Already suspended by the 403: one line for the whole spell.
     expect(logs.matching(/no longer covers this child/)).toHaveLength(1);

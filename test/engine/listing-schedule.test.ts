@@ -45,4 +45,16 @@ describe("when the children are listed next", () => {
     };
     expect([at(0), at(0.5), at(0.999_999)].map((ms) => Math.round(ms))).toEqual([4_500, 5_000, 5_500]);
   });
+
+  it("lists at once after a child's read is refused, never later than it was due", () => {
+    const schedule = new ListingSchedule({ intervalMs: DISCOVERY_INTERVAL_MS, jitter: 0, random: () => 0.5 });
+    schedule.listed(NOW);
+    schedule.soon(NOW + 30 * SECOND);
+    expect(schedule.due).toBe(NOW + 30 * SECOND);
+    schedule.failed(NOW + 30 * SECOND);
+    schedule.soon(NOW + 31 * SECOND);
+    expect(schedule.due).toBe(NOW + 31 * SECOND);
+    schedule.soon(NOW + 90 * SECOND);
+    expect(schedule.due).toBe(NOW + 31 * SECOND);
+  });
 });
