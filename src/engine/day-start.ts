@@ -1,38 +1,42 @@
 // The journal's starting point when no cursor is stored yet: the start of the current day in the
 // household's time zone, as ISO 8601 with its UTC offset (the API takes it as `since`).
 //
-// Read through Date's own local time, in the process's time zone set to the household's, rather
-// than through Intl.DateTimeFormat: a formatter with a time zone makes Node page in ICU's locale
-// and calendar data (about 6 MiB of the node binary, 1.5 MiB of heap, measured on Node 20 and 24)
-// and keeps it for the process's life, for a date read once per child. Date's local time reads
-// only the zone's rules. Node applies a change of process.env.TZ at once (since Node 13).
-
-/** Makes `timeZone` (an IANA name such as Europe/Paris) the process's local time zone. */
-function useTimeZone(timeZone: string | undefined): void {
-  if (timeZone && process.env.TZ !== timeZone) process.env.TZ = timeZone;
-}
-
-function twoDigits(n: number): string {
-  return String(n).padStart(2, "0");
-}
-
-function formatOffset(minutes: number): string {
-  const sign = minutes < 0 ? "-" : "+";
-  const abs = Math.abs(minutes);
-  return `${sign}${twoDigits(Math.floor(abs / 60))}:${twoDigits(abs % 60)}`;
-}
+// Never by setting process.env.TZ to the household's zone: that is the log's clock too, and every
+// log line after the first day's start moved to it (issue 41). When the household's zone is the
+// process's own (the add-on's: the Supervisor gives it Home Assistant's zone as TZ), Date's local
+// time reads it; otherwise Intl does (src/time/zoned.ts). Intl's first formatter with a time zone
+// pages in ICU's locale data, measured on Node 20: about 1.7 MiB anonymous and 6.7 MiB of the node
+// binary for the process's life, against under 1 MiB of the binary for Date's local time.
+import {
+  startOfLocalDay as dayBegins,
+  formatWithOffset,
+  isKnownTimeZone,
+  localDateOf,
+} from "../time/zoned.js";
 
 /**
- * The instant the local day that holds `instant` began, as `YYYY-MM-DDThh:mm:00±hh:mm`: midnight,
- * or the first minute after it where a DST change skips midnight. In `timeZone`, or the process's
- * own time zone when none is given.
+ * The instant the local day that holds `instant` began, as `YYYY-MM-DDThh:mm:ss±hh:mm`: midnight,
+ * the first of two when the clocks go back over it, or the first instant after it where a change
+ * skips it. In `timeZone`, or the process's own time zone when none is given or Intl does not
+ * know it (a POSIX rule in TZ, which Node's own clock does not follow either).
  */
 export function startOfLocalDay(instant: number, timeZone?: string): string {
-  useTimeZone(timeZone);
+  if (!timeZone || timeZone === process.env.TZ || !isKnownTimeZone(timeZone)) return inOwnZone(instant);
+  return formatWithOffset(dayBegins(localDateOf(instant, timeZone), timeZone), timeZone, "seconds");
+}
+
+/** In the process's own zone, through Date's local time, which resolves a skipped or doubled midnight as above. */
+function inOwnZone(instant: number): string {
   const now = new Date(instant);
-  // Date resolves a local time that a DST change skips to the first one after it.
   const start = new Date(now.getFullYear(), now.getMonth(), now.getDate());
-  const date = `${start.getFullYear()}-${twoDigits(start.getMonth() + 1)}-${twoDigits(start.getDate())}`;
-  const time = `${twoDigits(start.getHours())}:${twoDigits(start.getMinutes())}:00`;
-  return `${date}T${time}${formatOffset(-start.getTimezoneOffset())}`;
+  const date = `${start.getFullYear()}-${pad(start.getMonth() + 1)}-${pad(start.getDate())}`;
+  const time = `${pad(start.getHours())}:${pad(start.getMinutes())}:${pad(start.getSeconds())}`;
+  const offset = -start.getTimezoneOffset();
+  const sign = offset < 0 ? "-" : "+";
+  const abs = Math.abs(offset);
+  return `${date}T${time}${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
+}
+
+function pad(n: number): string {
+  return String(n).padStart(2, "0");
 }

@@ -1,17 +1,28 @@
 import {
+  type Auth,
   type Connection,
   createConnection,
   createLongLivedTokenAuth,
+  ERR_CANNOT_CONNECT,
   type HassConfig,
   type HassUser,
 } from "home-assistant-js-websocket";
+import { sleep } from "../engine/sleep.js";
 import type { Logger } from "../log/logger.js";
 import {
   HomeAssistantNotAdminError,
   HomeAssistantNotConnectedError,
   toHomeAssistantError,
 } from "./errors.js";
+import { Reachability } from "./reachability.js";
 import { ReadyGate } from "./ready-gate.js";
+
+/** Between attempts of the first connection (the library's own pace when it retries). */
+const FIRST_CONNECT_RETRY_MS = 1_000;
+/** Until the first connection: why not is logged after this (a start with Home Assistant up takes less). */
+const PROBE_AT_START_MS = 5_000;
+/** After a drop: Home Assistant restarting is normal; why it is still away is logged after this. */
+const PROBE_AFTER_DROP_MS = 30_000;
 
 export interface HaConnectionOptions {
   /** Base URL of Home Assistant (http://supervisor/core in the add-on). */
@@ -69,7 +80,12 @@ export class HaConnection {
   #config: HassConfig | undefined;
   #heartbeat: NodeJS.Timeout | undefined;
   #closed = false;
+  /** Aborted by close(): ends the first connection's retries. */
+  readonly #closing = new AbortController();
   #generation = 0;
+  readonly #reachability: Reachability;
+  /** The probe running while the link is down. */
+  #probing: AbortController | undefined;
 
   constructor(options: HaConnectionOptions) {
     this.#o = {
@@ -79,29 +95,38 @@ export class HaConnection {
       onDisconnected: () => {},
       ...options,
     };
+    this.#reachability = new Reachability({ url: options.url, token: options.token, logger: options.logger });
   }
 
-  /** Connects; resolves once connected (not necessarily RUNNING). Throws on a refused token. */
+  /**
+   * Connects; resolves once connected (not necessarily RUNNING). Throws on a refused token, and
+   * HomeAssistantNotConnectedError when closed before it could connect.
+   */
   async open(): Promise<void> {
     await ensureWebSocket();
+    if (this.#o.retryFirstConnect) this.#probe(PROBE_AT_START_MS);
     let conn: Connection;
     try {
-      conn = await createConnection({
-        auth: createLongLivedTokenAuth(this.#o.url, this.#o.token),
-        setupRetry: this.#o.retryFirstConnect ? -1 : 0,
-      });
-    } catch (error) {
-      throw toHomeAssistantError(error);
+      conn = await this.#connectFirst(createLongLivedTokenAuth(this.#o.url, this.#o.token));
+    } finally {
+      this.#probing?.abort();
     }
     this.#conn = conn;
+    this.#reachability.connected();
     if (this.#o.requireAdmin) await this.#checkAdmin(conn);
-    conn.addEventListener("ready", () => void this.#onConnected());
+    conn.addEventListener("ready", () => {
+      this.#probing?.abort();
+      this.#reachability.connected();
+      void this.#onConnected();
+    });
     conn.addEventListener("disconnected", () => {
       this.#setReady(false);
       this.#o.onDisconnected();
       this.#o.logger.warn("Home Assistant disconnected; waiting for it to come back");
+      this.#probe(PROBE_AFTER_DROP_MS);
     });
     conn.addEventListener("reconnect-error", () => {
+      this.#probing?.abort();
       this.#setReady(false);
       this.#o.logger.error("Home Assistant now refuses the token; trying again in a minute");
       setTimeout(() => this.#conn?.reconnect(true), 60_000).unref();
@@ -151,9 +176,39 @@ export class HaConnection {
 
   close(): void {
     this.#closed = true;
+    this.#closing.abort();
+    this.#probing?.abort();
     clearInterval(this.#heartbeat);
     this.#setReady(false);
     this.#conn?.close();
+  }
+
+  /**
+   * The first connection: the library's own retries (setupRetry -1) cannot be stopped, so a bridge
+   * closed before Home Assistant answered would connect later all the same; these end on close().
+   */
+  async #connectFirst(auth: Auth): Promise<Connection> {
+    for (;;) {
+      try {
+        const conn = await createConnection({ auth, setupRetry: 0 });
+        if (!this.#closed) return conn;
+        conn.close();
+      } catch (error) {
+        if (error !== ERR_CANNOT_CONNECT || !this.#o.retryFirstConnect) throw toHomeAssistantError(error);
+      }
+      if (this.#closed) break;
+      await sleep(FIRST_CONNECT_RETRY_MS, this.#closing.signal).catch(() => undefined);
+      if (this.#closed) break;
+    }
+    throw new HomeAssistantNotConnectedError("closed before Home Assistant could be reached");
+  }
+
+  /** Logs why Home Assistant cannot be reached, from `firstAfterMs` on, until the link is up. */
+  #probe(firstAfterMs: number): void {
+    if (this.#closed) return;
+    this.#probing?.abort();
+    this.#probing = new AbortController();
+    void this.#reachability.watch(firstAfterMs, this.#probing.signal);
   }
 
   async #checkAdmin(conn: Connection): Promise<void> {

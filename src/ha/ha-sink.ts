@@ -75,6 +75,11 @@ export class HaSink implements Sink {
   readonly #lastReads = new Map<string, number>();
   readonly #tokenNotice: PersistentNotice;
   readonly #brokerNotice: PersistentNotice;
+  /**
+   * Connected, and the notifications told what this connection must show: status publishes update
+   * the token's from then on. Not while the link is down (nothing could reach Home Assistant).
+   */
+  #noticesLive = false;
   #status: EngineStatus | undefined;
   #lastWriteFailure = 0;
 
@@ -98,7 +103,10 @@ export class HaSink implements Sink {
       pongTimeoutMs: options.pongTimeoutMs ?? 10_000,
       onRunning: () => this.#onRunning(),
       // Every drop, a clean stop too (connection.ts): facts answered just before may be owed.
-      onDisconnected: () => this.#events.dropped(),
+      onDisconnected: () => {
+        this.#noticesLive = false;
+        this.#events.dropped();
+      },
     });
     const parts = {
       connection: this.#connection,
@@ -195,7 +203,7 @@ export class HaSink implements Sink {
     await this.#publishing(() =>
       this.#entities.publishStatus(statusEntity(this.#names, status, degraded), status),
     );
-    await this.#tokenNotice.show(status.state === "token_invalid");
+    if (this.#noticesLive) await this.#tokenNotice.show(status.state === "token_invalid");
   }
 
   async markUnavailable(child: ChildRef, reason: UnavailableReason): Promise<void> {
@@ -272,10 +280,16 @@ export class HaSink implements Sink {
     }
   }
 
-  /** After every (re)connection, before facts flow: the records, every state, the notification. */
+  /** After every (re)connection, before facts flow: the records, every state, the notifications. */
   async #onRunning(): Promise<void> {
     // Home Assistant may have restarted and lost a helper created just before.
     this.#events.records.reset();
+    // Nor is it known which notifications it shows: Home Assistant may have restarted (they are
+    // gone), or an earlier run of the bridge raised one and died, or was restarted once its cause
+    // was fixed. Each is sent once on this connection, a dismissal too.
+    this.#tokenNotice.reset();
+    this.#brokerNotice.reset();
+    this.#noticesLive = true;
     await this.#ensureRecords().catch((error: unknown) => {
       // Not a reason to hold the states back: each fact asks again before it is sent.
       this.#logger.warn({ err: error }, "the delivery records could not be checked in Home Assistant");
@@ -288,6 +302,7 @@ export class HaSink implements Sink {
         await this.#states.write([refusedStatusEntity(this.#names, refusal)]);
       });
       await this.#brokerNotice.show(true);
+      await this.#showTokenNotice();
       return;
     }
     await this.#republish();
@@ -316,9 +331,13 @@ export class HaSink implements Sink {
   async #republish(): Promise<void> {
     await this.#entities.republish();
     this.#logger.info({ mode: this.#entities.mode }, "published every entity to Home Assistant");
-    this.#tokenNotice.reset();
-    this.#brokerNotice.reset();
+    // The broker accepted the bridge (or there is none): its notification has no cause left.
     await this.#brokerNotice.show(false);
+    await this.#showTokenNotice();
+  }
+
+  /** The token's notification as the status says; before any status, the first publish does it. */
+  async #showTokenNotice(): Promise<void> {
     if (this.#status) await this.#tokenNotice.show(this.#status.state === "token_invalid");
   }
 }

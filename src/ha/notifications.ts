@@ -14,15 +14,21 @@ interface NoticeText {
 
 /**
  * A persistent notification the bridge raises while something needs the user, and dismisses once
- * it does not: sent on transitions only, and again after Home Assistant restarts (persistent
- * notifications do not survive it).
+ * it does not, whichever run of the bridge raised it: what Home Assistant shows is unknown at
+ * first and after every (re)connection (it may have restarted, which drops them all, or an earlier
+ * run may have raised it and died), so the first update after that is sent even if it is a
+ * dismissal (dismissing an absent notification is harmless in Home Assistant); later ones only on
+ * transitions. Updates go one at a time, in the order asked.
  */
 export class PersistentNotice {
   readonly #text: NoticeText;
   readonly #call: ServiceCaller;
   readonly #logger: Logger;
-  /** What Home Assistant shows, as far as known; undefined after a restart of Home Assistant. */
+  /** What Home Assistant shows, as far as known; undefined until an update succeeds. */
   #shown: boolean | undefined;
+  /** Bumped by reset(): an update sent before it does not make what is shown known. */
+  #epoch = 0;
+  #queue: Promise<void> = Promise.resolve();
 
   constructor(text: NoticeText, call: ServiceCaller, logger: Logger) {
     this.#text = text;
@@ -30,16 +36,21 @@ export class PersistentNotice {
     this.#logger = logger;
   }
 
+  /** What Home Assistant shows is no longer known (a new connection): the next update is sent. */
   reset(): void {
     this.#shown = undefined;
+    this.#epoch++;
   }
 
-  async show(wanted: boolean): Promise<void> {
-    // Unknown after a restart: only a raise needs sending, a dismissal of nothing is noise.
-    if (wanted === (this.#shown ?? false)) {
-      this.#shown = wanted;
-      return;
-    }
+  show(wanted: boolean): Promise<void> {
+    const update = this.#queue.then(() => this.#update(wanted));
+    this.#queue = update;
+    return update;
+  }
+
+  async #update(wanted: boolean): Promise<void> {
+    if (wanted === this.#shown) return;
+    const epoch = this.#epoch;
     try {
       if (wanted) {
         const { id, title, message } = this.#text;
@@ -47,7 +58,7 @@ export class PersistentNotice {
       } else {
         await this.#call("persistent_notification", "dismiss", { notification_id: this.#text.id });
       }
-      this.#shown = wanted;
+      if (epoch === this.#epoch) this.#shown = wanted;
     } catch (error) {
       this.#logger.warn(
         { err: error, notification: this.#text.id },

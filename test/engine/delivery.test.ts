@@ -1,18 +1,13 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { startOfLocalDay } from "../../src/engine/day-start.js";
 import { EngineRig } from "../support/engine-rig.js";
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
 let rig: EngineRig | undefined;
-// The day's start sets the process's time zone to the household's: each test starts from the same one.
-const processTimeZone = process.env.TZ;
 afterEach(async () => {
   await rig?.close();
   rig = undefined;
-  if (processTimeZone === undefined) delete process.env.TZ;
-  else process.env.TZ = processTimeZone;
 });
 
 const eventsPolls = (r: EngineRig, childId: string) =>
@@ -177,34 +172,6 @@ describe("every journal fact exactly once", () => {
       (p) => p.at >= Date.parse("2026-11-24T23:00:00Z"),
     );
     expect(afterMidnight[0]?.since).toBe("2026-11-24T00:00:00+01:00");
-  });
-
-  it("computes the day's start across daylight saving changes", () => {
-    // Paris leaves summer time on 25 October 2026 at 03:00 (+02:00 → +01:00).
-    expect(startOfLocalDay(Date.parse("2026-10-25T20:00:00Z"), "Europe/Paris")).toBe(
-      "2026-10-25T00:00:00+02:00",
-    );
-    expect(startOfLocalDay(Date.parse("2026-10-26T08:00:00Z"), "Europe/Paris")).toBe(
-      "2026-10-26T00:00:00+01:00",
-    );
-    // New York, 8 March 2026: midnight is still -05:00, the afternoon -04:00.
-    expect(startOfLocalDay(Date.parse("2026-03-08T20:00:00Z"), "America/New_York")).toBe(
-      "2026-03-08T00:00:00-05:00",
-    );
-    // Just before UTC midnight it is already the next day in Auckland (+13:00).
-    expect(startOfLocalDay(Date.parse("2026-11-21T23:30:00Z"), "Pacific/Auckland")).toBe(
-      "2026-11-22T00:00:00+13:00",
-    );
-    expect(startOfLocalDay(Date.parse("2026-11-21T23:30:00Z"), "UTC")).toBe("2026-11-21T00:00:00+00:00");
-    // Santiago skips midnight on 6 September 2026 (00:00 -04:00 → 01:00 -03:00): the day starts at 01:00.
-    expect(startOfLocalDay(Date.parse("2026-09-06T15:00:00Z"), "America/Santiago")).toBe(
-      "2026-09-06T01:00:00-03:00",
-    );
-  });
-
-  it("reads the day's start in the process's own time zone when none is given", () => {
-    startOfLocalDay(0, "Asia/Tokyo");
-    expect(startOfLocalDay(Date.parse("2026-11-21T20:00:00Z"))).toBe("2026-11-22T00:00:00+09:00");
   });
 
   it("falls back to the day's start when the API refuses the stored cursor, warns once, repeats nothing", async () => {

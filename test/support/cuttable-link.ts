@@ -20,12 +20,15 @@ export class CuttableLink {
   #target: { host: string; port: number } = { host: "127.0.0.1", port: 0 };
   #url = "";
 
-  /** Relays to `target` (Home Assistant's base URL); `url` is the one to give the bridge. */
-  static async open(target: string): Promise<CuttableLink> {
+  /**
+   * Relays to `target` (Home Assistant's base URL); `url` is the one to give the bridge. On a free
+   * port, or on `listenPort` (Home Assistant appearing at an address the bridge already tries).
+   */
+  static async open(target: string, listenPort = 0): Promise<CuttableLink> {
     const link = new CuttableLink();
     const { hostname, port } = new URL(target);
     link.#target = { host: hostname, port: Number(port) };
-    link.#server.listen(0, "127.0.0.1");
+    link.#server.listen(listenPort, "127.0.0.1");
     await once(link.#server, "listening");
     const address = link.#server.address();
     if (!address || typeof address !== "object") throw new Error("the relay got no port");
