@@ -72,13 +72,19 @@ export class ServerError extends ApiError {
 /** The service could not be reached or did not answer in time (connect, timeout, cut-off body). */
 export class NetworkError extends ApiError {
   readonly kind = "network";
-  readonly retryable = true;
-  /** A short code of the failure (ECONNREFUSED, UND_ERR_HEADERS_TIMEOUT, …), never a URL. */
+  /**
+   * Retried when the failure was quick (refused, reset, not resolved); not when it took a timeout
+   * to tell: a retry in the same job would hold every other child's reads up that long again. The
+   * next poll is its retry.
+   */
+  readonly retryable: boolean;
+  /** A short code of the failure (ECONNREFUSED, UND_ERR_CONNECT_TIMEOUT, …), never a URL. */
   readonly code: string;
 
   constructor(request: RequestInfo, code: string, detail: string) {
     super(`API unreachable: ${code}${detail ? ` ${detail}` : ""}`, request);
     this.code = code;
+    this.retryable = !/TIMEOUT|TIMEDOUT/.test(code);
   }
 }
 

@@ -13,12 +13,9 @@ const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
 let rig: EngineRig | undefined;
-const processTimeZone = process.env.TZ;
 afterEach(async () => {
   await rig?.close();
   rig = undefined;
-  if (processTimeZone === undefined) delete process.env.TZ;
-  else process.env.TZ = processTimeZone;
 });
 
 /** The rig following the ordinary child only, with `facts` facts of it already today. */

@@ -31,6 +31,8 @@ describe("retries within a job", () => {
   it.each([
     ["an answer past its deadline", new DeadlineExceededError(request, 20_000)],
     ["an answer past the size cap", new BodyTooLargeError(request, 200, 2 * 1024 * 1024, { readBytes: 0 })],
+    ["a connection that timed out", new NetworkError(request, "UND_ERR_CONNECT_TIMEOUT", "")],
+    ["a socket the system timed out", new NetworkError(request, "ETIMEDOUT", "")],
   ])("never retries %s: the job would hold the loop as long again", async (_what, error) => {
     expect(await attemptsFor(error)).toBe(1);
   });
