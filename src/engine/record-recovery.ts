@@ -55,12 +55,18 @@ export class RecordRecovery {
 
   /**
    * For a child without a cursor: reads the destination's record and, when it names a fact,
-   * notes the facts it covers as delivered in the ledger (durably, before anything is sent).
+   * notes the facts it covers as delivered in the ledger (durably, before anything is sent). When
+   * the ledger still knows the child (only the cursor was lost, or never stored: a first page
+   * that a crash cut short), the ledger tells which facts arrived, each in doubt resolved by the
+   * destination as always: the record only says from which day to read.
    */
   async recover(child: ChildRef, now: number, signal: AbortSignal): Promise<Recovery> {
     const ctx = this.#ctx;
     const today = ctx.dayStartOf(now);
     const reading: DeliveryRecordReading = (await ctx.sink.readDeliveryRecord?.(child)) ?? { kind: "none" };
+    if (ctx.delivered.knows(child.id)) {
+      return { since: reading.kind === "names" ? ctx.dayStartOf(Math.min(now, reading.updatedAt)) : today };
+    }
     switch (reading.kind) {
       case "none":
       case "empty":

@@ -31,6 +31,8 @@ export interface DeliveryLedger {
   release(childId: string, eventId: string): void;
   /** The receipt of the child's last acknowledged fact. */
   receiptOf(childId: string): string | undefined;
+  /** Whether it holds anything of the child: a ledger that lost it (or never had it) does not. */
+  knows(childId: string): boolean;
 }
 
 /** One request as the rate budget recorded it. */

@@ -1,5 +1,6 @@
 import type { EngineStatus, UnavailableReason } from "../engine/sink.js";
 import type { Logger } from "../log/logger.js";
+import type { ChildEntityKind } from "./catalogue.js";
 import type { HaConnection } from "./connection.js";
 import type { ChildIdentity, EntityState } from "./entities.js";
 import type { EntityNames } from "./entity-names.js";
@@ -51,4 +52,6 @@ export interface EntityPublisher {
    * run (the MQTT event entity and device trigger), for an arrival marked `redelivered` or not.
    */
   deliverySteps(child: ChildIdentity, data: Record<string, unknown>, redelivered: boolean): unknown[];
+  /** The unique id of a child's entity in Home Assistant's registry; none for states it writes. */
+  uniqueIdOf(childId: string, kind: ChildEntityKind): string | undefined;
 }

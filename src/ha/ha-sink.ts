@@ -18,7 +18,6 @@ import { contractNames, type EntityNames } from "./entity-names.js";
 import type { EntityPublisher, EntityPublisherFactory } from "./entity-publisher.js";
 import { HomeAssistantAuthError, HomeAssistantNotAdminError } from "./errors.js";
 import { EventDeliverer } from "./event-deliverer.js";
-import { childNode } from "./mqtt/topics.js";
 import { brokerNotice, type PersistentNotice, tokenNotice } from "./notifications.js";
 import type { RecentDeliveryHistory } from "./recent-deliveries.js";
 import { RestEntities } from "./rest/rest-entities.js";
@@ -258,9 +257,8 @@ export class HaSink implements Sink {
     const kind = "minutes_remaining";
     const shown = new Map<string, string>();
     for (const child of children) {
-      const registered = registry.find(
-        (entry) => entry.platform === "mqtt" && entry.unique_id === `${childNode(child.id)}_${kind}`,
-      );
+      const uniqueId = this.#entities.uniqueIdOf(child.id, kind);
+      const registered = uniqueId ? registry.find((entry) => entry.unique_id === uniqueId) : undefined;
       const written = states.find(
         (state) => state.attributes.child_id === child.id && this.#names.slugIn(state.entity_id, kind),
       );

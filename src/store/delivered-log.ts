@@ -77,6 +77,10 @@ export class DeliveredLog implements DeliveryLedger {
     return this.#receipts.get(childId);
   }
 
+  knows(childId: string): boolean {
+    return (this.#byChild.get(childId)?.size ?? 0) > 0 || this.#receipts.has(childId);
+  }
+
   close(): void {
     this.#log.close();
   }

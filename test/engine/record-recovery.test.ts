@@ -81,34 +81,40 @@ describe("a child without a cursor is judged against the destination's record", 
     expect(warned[0]?.cursorAt).toBe("2100-01-01T00:00:00.000Z");
   });
 
-  it("an unreadable store after a downtime across the household's midnight: the evening's facts still come", async () => {
-    // 22:15 in Paris: a fact of 22:10 is delivered, the bridge stops at 22:35 and comes back at
-    // 00:50 the next day with its store and its delivered log unreadable.
-    const r = await rigWithFacts("2026-11-21T21:15:00Z", ["2026-11-21T21:10:00Z"]);
-    const { ordinary } = r.sim.children;
-    await r.time.advance(20 * MINUTE);
-    const evening = r.sim.addEvent(
-      ordinary.id,
-      { type: "cheer_sent", cheer: "super" },
-      { at: "2026-11-21T22:40:00Z" },
-    );
-    const night = r.sim.addEvent(
-      ordinary.id,
-      { type: "cheer_sent", cheer: "seen" },
-      { at: "2026-11-21T23:20:00Z" },
-    );
-    await r.restartOnDamagedDataDir(async (dataDir) => {
-      await r.time.advance(2 * HOUR + 15 * MINUTE);
-      await writeFile(join(dataDir, STORE_FILE_NAME), "{ not a store");
-      await writeFile(join(dataDir, "delivered-events.log"), "\u0000\u0000garbage\n");
-    });
-    await r.time.until(() => r.sink.eventIdsOf(ordinary.id).length === 3, 5 * MINUTE);
-    await r.time.advance(3 * MINUTE);
+  it.each([
+    ["its store", false],
+    ["its store and its delivered log", true],
+  ])(
+    "%s unreadable after a downtime across the household's midnight: the evening's facts still come",
+    async (_what, ledgerToo) => {
+      // 22:15 in Paris: a fact of 22:10 is delivered, the bridge stops at 22:35 and comes back at
+      // 00:50 the next day with its store and its delivered log unreadable.
+      const r = await rigWithFacts("2026-11-21T21:15:00Z", ["2026-11-21T21:10:00Z"]);
+      const { ordinary } = r.sim.children;
+      await r.time.advance(20 * MINUTE);
+      const evening = r.sim.addEvent(
+        ordinary.id,
+        { type: "cheer_sent", cheer: "super" },
+        { at: "2026-11-21T22:40:00Z" },
+      );
+      const night = r.sim.addEvent(
+        ordinary.id,
+        { type: "cheer_sent", cheer: "seen" },
+        { at: "2026-11-21T23:20:00Z" },
+      );
+      await r.restartOnDamagedDataDir(async (dataDir) => {
+        await r.time.advance(2 * HOUR + 15 * MINUTE);
+        await writeFile(join(dataDir, STORE_FILE_NAME), "{ not a store");
+        if (ledgerToo) await writeFile(join(dataDir, "delivered-events.log"), "\u0000\u0000garbage\n");
+      });
+      await r.time.until(() => r.sink.eventIdsOf(ordinary.id).length === 3, 5 * MINUTE);
+      await r.time.advance(3 * MINUTE);
 
-    expect(r.sink.eventIdsOf(ordinary.id)).toEqual(r.sim.journal(ordinary.id).map((e) => e.id));
-    expect(r.sink.eventIdsOf(ordinary.id).slice(1)).toEqual([evening.id, night.id]);
-    expect(repeats(r, ordinary.id)).toEqual([]);
-  });
+      expect(r.sink.eventIdsOf(ordinary.id)).toEqual(r.sim.journal(ordinary.id).map((e) => e.id));
+      expect(r.sink.eventIdsOf(ordinary.id).slice(1)).toEqual([evening.id, night.id]);
+      expect(repeats(r, ordinary.id)).toEqual([]);
+    },
+  );
 
   it("a destination that cannot read its record: the day's facts go again, every one marked", async () => {
     const r = await rigWithFacts("2026-11-21T15:00:00Z", ["2026-11-21T09:00:00Z", "2026-11-21T10:00:00Z"]);

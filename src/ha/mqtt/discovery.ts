@@ -78,6 +78,11 @@ function classes(definition: EntityDefinition): Record<string, unknown> {
   };
 }
 
+/** The unique id of a child's entity (`kind`, or the read status, or the journal): from her id, never her name. */
+export function childUniqueId(childId: string, key: string): string {
+  return `${childNode(childId)}_${key}`;
+}
+
 /** Every discovery message of one child: its entities, its event entity, its device triggers. */
 export function childDiscovery(child: ChildIdentity, context: DiscoveryContext): DiscoveryMessage[] {
   const node = childNode(child.id);
@@ -102,7 +107,7 @@ export function childDiscovery(child: ChildIdentity, context: DiscoveryContext):
       payload: {
         ...common,
         ...availability,
-        unique_id: `${node}_${kind}`,
+        unique_id: childUniqueId(child.id, kind),
         ...idKeys(context.names.child(child.slug, kind), context),
         name: capitalise(definition.name),
         state_topic: topics.state(kind),
@@ -116,7 +121,7 @@ export function childDiscovery(child: ChildIdentity, context: DiscoveryContext):
     payload: {
       ...common,
       availability: [{ topic: BRIDGE_AVAILABILITY }],
-      unique_id: `${node}_${READ_STATUS_KEY}`,
+      unique_id: childUniqueId(child.id, READ_STATUS_KEY),
       ...idKeys(context.names.childExtra(child.slug, READ_STATUS_KEY), context),
       name: "Read status",
       icon: "mdi:cloud-check-outline",
@@ -130,7 +135,7 @@ export function childDiscovery(child: ChildIdentity, context: DiscoveryContext):
     payload: {
       ...common,
       ...availability,
-      unique_id: `${node}_${JOURNAL_KEY}`,
+      unique_id: childUniqueId(child.id, JOURNAL_KEY),
       ...idKeys(context.names.childExtra(child.slug, JOURNAL_KEY), context),
       name: "Journal",
       icon: "mdi:star-shooting",

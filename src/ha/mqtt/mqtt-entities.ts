@@ -1,8 +1,14 @@
 import type { EngineStatus, UnavailableReason } from "../../engine/sink.js";
-import { childEntityKinds } from "../catalogue.js";
+import { type ChildEntityKind, childEntityKinds } from "../catalogue.js";
 import type { ChildIdentity, EntityState } from "../entities.js";
 import type { EntityPublisher, HomeAssistantParts } from "../entity-publisher.js";
-import { bridgeDiscovery, childDiscovery, clearChildDiscovery, type DiscoveryMessage } from "./discovery.js";
+import {
+  bridgeDiscovery,
+  childDiscovery,
+  childUniqueId,
+  clearChildDiscovery,
+  type DiscoveryMessage,
+} from "./discovery.js";
 import { type BrokerAddress, BrokerRefusedError, MqttLink } from "./mqtt-link.js";
 import { mqttPayload } from "./payload.js";
 import {
@@ -168,6 +174,10 @@ export class MqttEntities implements EntityPublisher {
       data: { topic, payload, qos: 1, retain: false },
     });
     return [publish(topics.journal), publish(topics.trigger(type))];
+  }
+
+  uniqueIdOf(childId: string, kind: ChildEntityKind): string {
+    return childUniqueId(childId, kind);
   }
 
   #context() {

@@ -47,6 +47,11 @@ export class RestEntities implements EntityPublisher {
     await this.#states.write([status]);
   }
 
+  /** REST-made states are not registry entities. */
+  uniqueIdOf(): undefined {
+    return undefined;
+  }
+
   deliverySteps(): unknown[] {
     return [];
   }
