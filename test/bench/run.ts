@@ -63,22 +63,26 @@ async function main(argv: readonly string[]): Promise<number> {
   await mkdir(dirname(out), { recursive: true });
   await writeFile(out, resultsDocument(info, written));
   process.stdout.write(`\nMarkdown written to ${out}\n`);
-  const block = readmeBlock(info, written, relative(root, out));
+  const block = readmeBlock(info, written, relative(join(root, BENCH_README_DIR), out));
   if (full) {
-    const replaced = await replaceReadmeBlock(join(root, "README.md"), block);
+    const readme = join(root, BENCH_README_DIR, "README.md");
+    const replaced = await replaceReadmeBlock(readme, block);
     process.stdout.write(
       replaced
-        ? "README.md: the block between the bench markers now shows this run.\n"
-        : "README.md has no <!-- bench:start --> / <!-- bench:end --> markers: left as it is.\n",
+        ? `${relative(root, readme)}: the block between the bench markers now shows this run.\n`
+        : `${relative(root, readme)} has no <!-- bench:start --> / <!-- bench:end --> markers: left as it is.\n`,
     );
   } else {
     // What the README would show, beside the markdown: to look at, never to commit (not a full run).
     const preview = out.replace(/(\.md)?$/, ".readme-block.md");
     await writeFile(preview, `${block}\n`);
-    process.stdout.write(`README block (a preview: README.md untouched) written to ${preview}\n`);
+    process.stdout.write(`README block (a preview: the bench's README untouched) written to ${preview}\n`);
   }
   return 0;
 }
+
+/** The bench's README, which holds the latest full run between its markers. */
+const BENCH_README_DIR = "test/bench";
 
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),

@@ -1,7 +1,7 @@
 // `npm run soak`: the crash rounds of the fault suite, many times over, with the machine's cores
 // kept busy: 5 rounds of 50 SIGKILLs of the bridge while 5,000 facts flow into a real Home
 // Assistant, then 10 SIGKILLs of Home Assistant itself during delivery, then 10 clean restarts of
-// it. Prints what was lost or repeated, writes it to test/soak/results.md and README's soak block.
+// it. Prints what was lost or repeated, writes it to test/soak/results.md and the soak block of test/bench/README.md.
 // Exit 1 on any loss, on a repeat not marked redelivered, and on any repeat after a clean restart.
 import { type ChildProcess, spawn } from "node:child_process";
 import { writeFile } from "node:fs/promises";
@@ -198,8 +198,8 @@ async function main(argv: readonly string[]): Promise<number> {
     options.load;
   const out = full ? join(root, "test/soak/results.md") : join(tmpdir(), "reward-facts-soak.md");
   await writeFile(out, `# Soak results\n\n${block}\n`);
-  if (full) await replaceReadmeBlock(join(root, "README.md"), block, "soak");
-  say(`\nWritten to ${out}${full ? " and README.md's soak block" : ""}.`);
+  if (full) await replaceReadmeBlock(join(root, "test/bench/README.md"), block, "soak");
+  say(`\nWritten to ${out}${full ? " and the soak block of test/bench/README.md" : ""}.`);
   return failed ? 1 : 0;
 }
 
