@@ -10,6 +10,7 @@ import {
   SinkRefusedError,
   type UnavailableReason,
 } from "../engine/sink.js";
+import type { RecentDeliveryHistory } from "../engine/storage.js";
 import type { Logger } from "../log/logger.js";
 import { HaConnection } from "./connection.js";
 import { DashboardKeeper } from "./dashboard/dashboard-keeper.js";
@@ -19,7 +20,6 @@ import type { EntityPublisher, EntityPublisherFactory } from "./entity-publisher
 import { HomeAssistantAuthError, HomeAssistantNotAdminError } from "./errors.js";
 import { EventDeliverer } from "./event-deliverer.js";
 import { brokerNotice, type PersistentNotice, tokenNotice } from "./notifications.js";
-import type { RecentDeliveryHistory } from "./recent-deliveries.js";
 import { RestEntities } from "./rest/rest-entities.js";
 import { SettledSlugs, type SlugMemory } from "./settled-slugs.js";
 import { StateWriter } from "./state-writer.js";

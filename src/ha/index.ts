@@ -1,18 +1,18 @@
 // What the rest of the bridge knows of Home Assistant: a sink to publish to, and the names the
 // contract fixes. The app wires it without knowing how it talks to Home Assistant.
 import type { Sink } from "../engine/sink.js";
+import type { RecentDeliveryHistory } from "../engine/storage.js";
 import type { Logger } from "../log/logger.js";
 import { BRIDGE_VERSION } from "../version.js";
 import { EntityNames } from "./entity-names.js";
 import { HaSink } from "./ha-sink.js";
 import type { BrokerAddress } from "./mqtt/mqtt-link.js";
-import type { RecentDeliveryHistory } from "./recent-deliveries.js";
 import type { SlugMemory } from "./settled-slugs.js";
 
 export { EVENT_TYPE } from "./event-data.js";
 export type { BrokerAddress } from "./mqtt/mqtt-link.js";
 export { BROKER_NOTIFICATION_ID, TOKEN_NOTIFICATION_ID } from "./notifications.js";
-export { REDELIVERY_WINDOW_MS, type RecentDeliveryHistory } from "./recent-deliveries.js";
+export { REDELIVERY_WINDOW_MS } from "./recent-deliveries.js";
 export type { SlugMemory } from "./settled-slugs.js";
 
 export interface HomeAssistantTargetOptions {
