@@ -1,7 +1,6 @@
 import { RewardFactsClient } from "./api/client.js";
 import { type BridgeConfig, ConfigError } from "./config/load-config.js";
 import type { BridgeOptions } from "./config/options-schema.js";
-import { supervisorBroker } from "./config/supervisor-broker.js";
 import { ConsoleSink } from "./console/console-sink.js";
 import { Engine, type EngineOptions } from "./engine/engine.js";
 import type { DeliveryMoment } from "./engine/events-job.js";
@@ -9,7 +8,13 @@ import { FanOutSink } from "./engine/fan-out-sink.js";
 import { RateBudget } from "./engine/rate-budget.js";
 import type { Sink } from "./engine/sink.js";
 import { sleep } from "./engine/sleep.js";
-import { type BrokerAddress, homeAssistantSink, REDELIVERY_WINDOW_MS, type SlugMemory } from "./ha/index.js";
+import {
+  type BrokerAddress,
+  homeAssistantSink,
+  REDELIVERY_WINDOW_MS,
+  type SlugMemory,
+  supervisorBroker,
+} from "./ha/index.js";
 import { Heartbeat } from "./health/heartbeat.js";
 import type { Logger } from "./log/logger.js";
 import {
@@ -140,7 +145,7 @@ export class App {
       broker.kind === "url"
         ? broker
         : broker.kind === "supervisor"
-          ? await supervisorBroker(broker.token).catch((error: unknown) => {
+          ? await supervisorBroker(broker).catch((error: unknown) => {
               this.#logger.warn({ err: error }, "the Supervisor's MQTT service could not be asked");
               return null;
             })

@@ -11,6 +11,7 @@ import type { SlugMemory } from "./settled-slugs.js";
 
 export { EVENT_TYPE } from "./event-data.js";
 export type { BrokerAddress } from "./mqtt/mqtt-link.js";
+export { type SupervisorAccess, SupervisorServiceError, supervisorBroker } from "./mqtt/supervisor-broker.js";
 export { BROKER_NOTIFICATION_ID, TOKEN_NOTIFICATION_ID } from "./notifications.js";
 export { REDELIVERY_WINDOW_MS } from "./recent-deliveries.js";
 export type { SlugMemory } from "./settled-slugs.js";
