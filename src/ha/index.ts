@@ -1,5 +1,13 @@
-// What the rest of the bridge knows of Home Assistant: a sink to publish to, and the names the
-// contract fixes. The app wires it without knowing how it talks to Home Assistant.
+// What the rest of the bridge knows of Home Assistant, and all it may import of this folder.
+//
+// Shown: the sink the app wires (homeAssistantSink) and what it is given: the broker, which the
+// add-on asks the Supervisor for (the MQTT wing's lookup); how long the store keeps the facts sent
+// lately (REDELIVERY_WINDOW_MS); where the children's slugs are kept (SlugMemory). The names the
+// contract fixes (the event type, the notifications' ids). `npm run dashboard`'s one-shot dashboard.
+//
+// Withheld: how it talks to Home Assistant (the websocket connection, the REST writer, the MQTT
+// link and discovery), the mapping of facts to entities, the delivery script and records, the
+// dashboard's parts. Tests may reach inside to try a part alone; the rest of the house does not.
 import type { Sink } from "../engine/sink.js";
 import type { RecentDeliveryHistory } from "../engine/storage.js";
 import type { Logger } from "../log/logger.js";
@@ -9,6 +17,11 @@ import { HaSink } from "./ha-sink.js";
 import type { BrokerAddress } from "./mqtt/mqtt-link.js";
 import type { SlugMemory } from "./settled-slugs.js";
 
+export {
+  type DashboardOnce,
+  type DashboardOnceOptions,
+  writeDashboardOnce,
+} from "./dashboard/dashboard-once.js";
 export { EVENT_TYPE } from "./event-data.js";
 export type { BrokerAddress } from "./mqtt/mqtt-link.js";
 export { type SupervisorAccess, SupervisorServiceError, supervisorBroker } from "./mqtt/supervisor-broker.js";
