@@ -47,6 +47,8 @@ export interface HomeAssistantTargetOptions {
   recentDeliveries?: RecentDeliveryHistory | undefined;
   /** Where the children's settled slugs are kept across restarts (the data directory). */
   slugMemory?: SlugMemory | undefined;
+  /** A stop during start-up: the sink's opening gives up when it aborts. */
+  signal?: AbortSignal | undefined;
 }
 
 /**
