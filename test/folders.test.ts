@@ -71,4 +71,12 @@ describe("src's folders", () => {
     );
     expect(pastTheFace).toEqual([]);
   });
+
+  it("leave the exit to the entries' one way of running: process.exit only in lifecycle.ts", () => {
+    const exiting = sourceFiles(src)
+      .filter((file) => /\bprocess\.exit\(/.test(readFileSync(file, "utf8")))
+      .map((file) => relative(src, file).split(sep).join("/"));
+    // The container's health check is a process of its own, a few lines long.
+    expect(exiting.sort()).toEqual(["health/check.ts", "lifecycle.ts"]);
+  });
 });
