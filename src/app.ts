@@ -129,7 +129,7 @@ export class App {
       baseUrl: options.api_base_url,
       legacyBaseUrl: options.api_legacy_base_url,
       logger,
-      beforeRequest: (signal) => budget.acquire(signal),
+      beforeRequest: (requestSignal) => budget.acquire(requestSignal),
     });
     const broker = await this.#broker(signal);
     signal.throwIfAborted();

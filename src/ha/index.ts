@@ -15,6 +15,7 @@ import { BRIDGE_VERSION } from "../version.js";
 import { EntityNames } from "./entity-names.js";
 import { HaSink } from "./ha-sink.js";
 import type { BrokerAddress } from "./mqtt/mqtt-link.js";
+import type { SupervisorAccess } from "./mqtt/supervisor-broker.js";
 import type { SlugMemory } from "./settled-slugs.js";
 
 export {
@@ -24,7 +25,7 @@ export {
 } from "./dashboard/dashboard-once.js";
 export { EVENT_TYPE } from "./event-data.js";
 export type { BrokerAddress } from "./mqtt/mqtt-link.js";
-export { type SupervisorAccess, SupervisorServiceError, supervisorBroker } from "./mqtt/supervisor-broker.js";
+export type { SupervisorAccess } from "./mqtt/supervisor-broker.js";
 export { BROKER_NOTIFICATION_ID, TOKEN_NOTIFICATION_ID } from "./notifications.js";
 export { REDELIVERY_WINDOW_MS } from "./recent-deliveries.js";
 export type { SlugMemory } from "./settled-slugs.js";
@@ -61,4 +62,17 @@ export async function homeAssistantSink(options: HomeAssistantTargetOptions): Pr
   if (!broker) return new HaSink(common);
   const { mqttEntities } = await import("./mqtt/mqtt-entities.js");
   return new HaSink({ ...common, entities: mqttEntities({ broker, bridgeVersion: BRIDGE_VERSION }) });
+}
+
+/**
+ * The broker the Supervisor knows, asked in the add-on (mqtt/supervisor-broker.ts): null when none
+ * is installed, SupervisorServiceError when the Supervisor cannot tell. Loaded when asked, like
+ * the rest of the MQTT wing: a bridge told to publish states never loads it.
+ */
+export async function supervisorBroker(
+  supervisor: SupervisorAccess,
+  signal?: AbortSignal,
+): Promise<BrokerAddress | null> {
+  const lookup = await import("./mqtt/supervisor-broker.js");
+  return lookup.supervisorBroker(supervisor, signal);
 }

@@ -1,7 +1,8 @@
 import { once } from "node:events";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
-import { SupervisorServiceError, supervisorBroker } from "../../../src/ha/index.js";
+import { supervisorBroker } from "../../../src/ha/index.js";
+import { SupervisorServiceError } from "../../../src/ha/mqtt/supervisor-broker.js";
 import { freeLoopbackPort } from "../../support/free-port.js";
 
 // The add-on's broker lookup against the Supervisor's services API as the Supervisor serves it
