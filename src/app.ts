@@ -1,7 +1,6 @@
 import { RewardFactsClient } from "./api/client.js";
 import { type BridgeConfig, ConfigError } from "./config/load-config.js";
 import type { BridgeOptions } from "./config/options-schema.js";
-import { supervisorBroker } from "./config/supervisor-broker.js";
 import { ConsoleSink } from "./console/console-sink.js";
 import { Engine, type EngineOptions } from "./engine/engine.js";
 import type { DeliveryMoment } from "./engine/events-job.js";
@@ -9,7 +8,13 @@ import { FanOutSink } from "./engine/fan-out-sink.js";
 import { RateBudget } from "./engine/rate-budget.js";
 import type { Sink } from "./engine/sink.js";
 import { sleep } from "./engine/sleep.js";
-import { type BrokerAddress, homeAssistantSink, REDELIVERY_WINDOW_MS, type SlugMemory } from "./ha/index.js";
+import {
+  type BrokerAddress,
+  homeAssistantSink,
+  REDELIVERY_WINDOW_MS,
+  type SlugMemory,
+  supervisorBroker,
+} from "./ha/index.js";
 import { Heartbeat } from "./health/heartbeat.js";
 import type { Logger } from "./log/logger.js";
 import {
@@ -72,7 +77,10 @@ export class App {
   #client: RewardFactsClient | undefined;
   #sink: Sink | undefined;
   #engine: Engine | undefined;
+  /** Aborted by stop(): ends a start under way at its next step. */
   readonly #abort = new AbortController();
+  /** The start, once begun: stop() waits for it to end before it takes anything down. */
+  #starting: Promise<void> | undefined;
   #failed: (error: unknown) => void = () => undefined;
   /**
    * Rejects when the bridge fails on its own after start-up (its main loop ended with an error);
@@ -90,29 +98,51 @@ export class App {
     this.failed.catch(() => undefined);
   }
 
+  /**
+   * Brings the parts up in order. A stop during it ends it at the next step (the waits take the
+   * stop's signal, and each step looks for it before the next begins), quietly: nothing more is
+   * started, and stop() takes down what was.
+   */
   async start(): Promise<void> {
+    const signal = this.#abort.signal;
+    this.#starting = this.#start(signal).catch((error: unknown) => {
+      // A step cut short by the stop (a connection given up, say) is no failure of the start.
+      if (!signal.aborted) throw error;
+    });
+    await this.#starting;
+  }
+
+  async #start(signal: AbortSignal): Promise<void> {
     const config = this.#config;
     const logger = this.#logger;
     const options = config.options;
     const heartbeat = new Heartbeat(config.heartbeatFile);
-    await this.#openStorage(heartbeat);
-    if (!this.#store || !this.#delivered || !this.#requests) return;
-    const budget = new RateBudget({ history: this.#requests, logger });
+    await this.#openStorage(heartbeat, signal);
+    signal.throwIfAborted();
+    const store = this.#store;
+    const delivered = this.#delivered;
+    const requests = this.#requests;
+    if (!store || !delivered || !requests) return;
+    const budget = new RateBudget({ history: requests, logger });
     this.#client = new RewardFactsClient({
       token: options.api_token,
       baseUrl: options.api_base_url,
       legacyBaseUrl: options.api_legacy_base_url,
       logger,
-      beforeRequest: (signal) => budget.acquire(signal),
+      beforeRequest: (requestSignal) => budget.acquire(requestSignal),
     });
-    const sink = await this.#buildSink(await this.#broker());
+    const broker = await this.#broker(signal);
+    signal.throwIfAborted();
+    const sink = await this.#buildSink(broker, signal);
     this.#sink = sink;
+    // Built, not opened: stop() closes it. The engine does not start after a stop.
+    signal.throwIfAborted();
     this.#engine = new Engine({
       reader: this.#client,
       budget,
       sink,
-      cursors: cursorStoreOn(this.#store),
-      delivered: this.#delivered,
+      cursors: cursorStoreOn(store),
+      delivered,
       logger,
       timeZone: () => sink.timeZone() ?? config.timeZone,
       ...pollingOptions(options),
@@ -123,6 +153,7 @@ export class App {
     // The engine waits for the sink by itself (and keeps the heartbeat fresh meanwhile, however
     // long Home Assistant takes to come up); a refused token still ends start-up with its error.
     await sink.open();
+    signal.throwIfAborted();
     logger.info(
       { events: options.events_interval_seconds, today: options.today_interval_seconds },
       "polling the Reward Facts API",
@@ -133,14 +164,15 @@ export class App {
    * The broker to publish entities through, per the `publish` option: null for REST-made states.
    * ConfigError when MQTT was asked for and no broker is known.
    */
-  async #broker(): Promise<BrokerAddress | null> {
+  async #broker(signal: AbortSignal): Promise<BrokerAddress | null> {
     const { broker, homeAssistant, options } = this.#config;
     if (options.publish === "rest" || !homeAssistant) return null;
     const address =
       broker.kind === "url"
         ? broker
         : broker.kind === "supervisor"
-          ? await supervisorBroker(broker.token).catch((error: unknown) => {
+          ? await supervisorBroker(broker, signal).catch((error: unknown) => {
+              signal.throwIfAborted();
               this.#logger.warn({ err: error }, "the Supervisor's MQTT service could not be asked");
               return null;
             })
@@ -160,7 +192,7 @@ export class App {
   }
 
   /** Home Assistant when configured, the extra sink (the demo's screen), else the log. */
-  async #buildSink(broker: BrokerAddress | null): Promise<Sink> {
+  async #buildSink(broker: BrokerAddress | null, signal: AbortSignal): Promise<Sink> {
     const { homeAssistant } = this.#config;
     const sinks: Sink[] = [];
     if (homeAssistant) {
@@ -177,6 +209,7 @@ export class App {
           dashboard: this.#config.options.dashboard,
           recentDeliveries: this.#recentDeliveries,
           slugMemory: this.#store ? slugMemoryOn(this.#store) : undefined,
+          signal,
         }),
       );
     }
@@ -195,10 +228,10 @@ export class App {
    * few seconds rather than exiting: the add-on's watchdog would restart a crashed bridge into the
    * same wall, and nothing is read from the API (so nothing is lost) until it works.
    */
-  async #openStorage(heartbeat: Heartbeat): Promise<void> {
+  async #openStorage(heartbeat: Heartbeat, signal: AbortSignal): Promise<void> {
     const { dataDir } = this.#config;
     let reported = false;
-    while (!this.#abort.signal.aborted) {
+    while (!signal.aborted) {
       heartbeat.beat();
       try {
         this.#store ??= await openStore({ dataDir, logger: this.#logger });
@@ -221,7 +254,7 @@ export class App {
           );
           reported = true;
         }
-        await sleep(STORAGE_RETRY_MS, this.#abort.signal).catch(() => undefined);
+        await sleep(STORAGE_RETRY_MS, signal).catch(() => undefined);
       }
     }
   }
@@ -233,6 +266,8 @@ export class App {
    */
   async stop(): Promise<void> {
     this.#abort.abort();
+    // A start under way ends at its next step; then what it made is taken down, and nothing after.
+    await this.#starting?.catch(() => undefined);
     const failures: unknown[] = [];
     const step = async (what: string, action: () => unknown) => {
       try {

@@ -1,11 +1,5 @@
-// Process entry of the bridge: the only place that exits (see run-bridge.ts for the run itself).
-import { EXIT_FAILURE } from "./exit-codes.js";
+// Process entry of the bridge (see run-bridge.ts for the run, lifecycle.ts for how it ends).
+import { exitWith } from "./lifecycle.js";
 import { runBridge } from "./run-bridge.js";
 
-runBridge(process.env).then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    process.stderr.write(`unexpected failure: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exit(EXIT_FAILURE);
-  },
-);
+exitWith(runBridge(process.env), "unexpected failure");

@@ -2,8 +2,9 @@
 // so that a test process can run it with an extra sink and see the code main would exit with.
 import { App } from "./app.js";
 import { ConfigError, loadConfig } from "./config/load-config.js";
-import { type Sink, SinkRefusedError } from "./engine/sink.js";
-import { EXIT_CONFIG, EXIT_FAILURE, EXIT_OK, STOP_TIMEOUT_MS } from "./exit-codes.js";
+import type { Sink } from "./engine/sink.js";
+import { EXIT_CONFIG } from "./exit-codes.js";
+import { type RunVoice, runUntilStopped } from "./lifecycle.js";
 import { createLogger, type Logger } from "./log/logger.js";
 
 /** Runs the bridge until a signal stops it or it fails; resolves with the process's exit code. */
@@ -23,50 +24,24 @@ export async function runBridge(env: NodeJS.ProcessEnv, extra: { sink?: Sink } =
   ];
   const logger = createLogger({ level: config.options.log_level, secrets });
   const app = new App({ config, logger, ...(extra.sink ? { extraSink: extra.sink } : {}) });
-
-  const stopRequested = new Promise<string>((resolve) => {
-    // `on`, not `once`: under npm a Ctrl-C arrives twice, and a second default handler would exit 130.
-    for (const signal of ["SIGTERM", "SIGINT"] as const) process.on(signal, () => resolve(signal));
-  });
-  try {
-    await Promise.race([app.start(), stopRequested]);
-  } catch (error) {
-    await app.stop().catch(() => undefined);
-    if (error instanceof SinkRefusedError) {
-      logger.error(error.message);
-      return EXIT_CONFIG;
-    }
-    if (error instanceof ConfigError) {
-      for (const problem of error.problems) logger.error(problem);
-      return EXIT_CONFIG;
-    }
-    throw error;
-  }
-  // Running: until a signal asks to stop, or the bridge fails on its own.
-  const ended = await Promise.race([
-    stopRequested.then((signal) => ({ signal })),
-    app.failed.catch((error: unknown) => ({ error })),
-  ]);
-  if ("error" in ended) {
-    const reason = ended.error instanceof Error ? ended.error.message : String(ended.error);
-    logger.fatal(`the bridge failed and stops: ${reason}`);
-    logger.debug({ err: ended.error }, "the failure that stopped the bridge");
-    await stopWithin(app, logger);
-    return EXIT_FAILURE;
-  }
-  logger.info({ signal: ended.signal }, "stopping");
-  await stopWithin(app, logger);
-  return EXIT_OK;
+  return runUntilStopped(app, { signals: ["SIGTERM", "SIGINT"], voice: bridgeVoice(logger) });
 }
 
-/** Stops the app, but exits anyway when that takes longer than the Supervisor waits. */
-async function stopWithin(app: App, logger: Logger): Promise<void> {
-  const stopped = await Promise.race([
-    app.stop().then(
-      () => true,
-      () => true,
-    ),
-    new Promise<false>((resolve) => setTimeout(() => resolve(false), STOP_TIMEOUT_MS).unref()),
-  ]);
-  if (!stopped) logger.warn("stop took too long; exiting anyway");
+/** The bridge tells everything in its log, which the add-on's Log tab shows. */
+function bridgeVoice(logger: Logger): RunVoice {
+  return {
+    refused: (lines) => {
+      for (const line of lines) logger.error(line);
+    },
+    stopping: (signal) => logger.info({ signal }, "stopping"),
+    failed: (error) => {
+      const reason = error instanceof Error ? error.message : String(error);
+      logger.fatal(`the bridge failed and stops: ${reason}`);
+      logger.debug({ err: error }, "the failure that stopped the bridge");
+    },
+    // Nothing more to say: the app has logged each part that failed to stop, and the Supervisor
+    // needs no other exit code than the stop's (0 after SIGTERM).
+    stopFailed: () => undefined,
+    stopTooSlow: () => logger.warn("stop took too long; exiting anyway"),
+  };
 }

@@ -1,11 +1,12 @@
-// Where the MQTT broker is, for the MQTT publishing mode: the Supervisor's MQTT service in the
-// add-on (asked at start, see supervisor-broker.ts), MQTT_URL and its credentials standalone.
+// Where the MQTT broker comes from, for the MQTT publishing mode: the Supervisor's MQTT service in
+// the add-on (asked at start by src/ha/mqtt/supervisor-broker.ts), MQTT_URL and its credentials
+// standalone. Configuration says only where to look; nothing here talks to a broker or the Supervisor.
 
 export type BrokerSource =
   /** No broker known: entities are REST-made states. */
   | { kind: "none" }
-  /** The add-on asks the Supervisor which broker is installed (the Mosquitto add-on). */
-  | { kind: "supervisor"; token: string }
+  /** The add-on asks the Supervisor at `url` which broker is installed (the Mosquitto add-on). */
+  | { kind: "supervisor"; url: string; token: string }
   | { kind: "url"; url: string; username?: string | undefined; password?: string | undefined };
 
 /** MQTT_URL, MQTT_USERNAME and MQTT_PASSWORD, each problem as one `NAME: problem` line. */

@@ -47,7 +47,9 @@ export interface BridgeConfig {
   testPause?: { moment: DeliveryMoment; ms: number };
 }
 
-export const SUPERVISOR_CORE_URL = "http://supervisor/core";
+/** The Supervisor, as an add-on reaches it: Core through its proxy, and its services API. */
+export const SUPERVISOR_URL = "http://supervisor";
+export const SUPERVISOR_CORE_URL = `${SUPERVISOR_URL}/core`;
 const DEFAULT_OPTIONS_FILE = "/data/options.json";
 
 /** Each add-on option and the environment variable that carries it standalone. */
@@ -98,7 +100,7 @@ export function loadConfig(
 
   const homeAssistant = addon ? supervisorTarget(env) : standaloneTarget(env, problems);
   const broker: BrokerSource = addon
-    ? { kind: "supervisor", token: env.SUPERVISOR_TOKEN as string }
+    ? { kind: "supervisor", url: SUPERVISOR_URL, token: env.SUPERVISOR_TOKEN as string }
     : standaloneBroker(env, problems);
   if (!addon && parsed?.success) {
     const publish = parsed.data.publish;

@@ -34,18 +34,32 @@ export class Demo {
   #simulator: ApiSimulator | undefined;
   #view: LiveViewSink | undefined;
   #app: App | undefined;
+  /** Aborted by stop(): a start under way makes nothing more. */
+  readonly #abort = new AbortController();
+  #starting: Promise<void> | undefined;
 
   constructor(options: DemoOptions) {
     this.#o = options;
   }
 
+  /** Starts in order; a stop during it ends it at the next step, quietly, as App.start does. */
   async start(): Promise<void> {
+    const signal = this.#abort.signal;
+    this.#starting = this.#start(signal).catch((error: unknown) => {
+      if (!signal.aborted) throw error;
+    });
+    await this.#starting;
+  }
+
+  async #start(signal: AbortSignal): Promise<void> {
     const o = this.#o;
     this.#dataDir = await mkdtemp(join(tmpdir(), "reward-facts-demo-"));
+    signal.throwIfAborted();
     const timeZone = householdTimeZone();
     const clock = householdClock(o.speed, o.start, timeZone);
     const simulator = await ApiSimulator.start({ clock, timeZone });
     this.#simulator = simulator;
+    signal.throwIfAborted();
     const config = demoConfig({
       env: o.env,
       apiBaseUrl: simulator.url,
@@ -74,12 +88,24 @@ export class Demo {
     await this.#app.start();
   }
 
-  /** The bridge first (no request left in flight), then its API, then the screen. */
+  /**
+   * The bridge first (no request left in flight), then its API, then the screen and the store,
+   * each even when one before failed. Rejects with the first failure once all were tried.
+   */
   async stop(): Promise<void> {
-    await this.#app?.stop();
-    await this.#simulator?.stop();
-    await this.#view?.close();
-    if (this.#dataDir) await rm(this.#dataDir, { recursive: true, force: true });
+    this.#abort.abort();
+    const failures: unknown[] = [];
+    const step = (action: () => Promise<unknown> | undefined) =>
+      Promise.resolve()
+        .then(action)
+        .catch((error: unknown) => failures.push(error));
+    // The app's stop ends its start under way; a start not that far ends at its next step.
+    await step(() => this.#app?.stop());
+    await this.#starting?.catch(() => undefined);
+    await step(() => this.#simulator?.stop());
+    await step(() => this.#view?.close());
+    await step(() => (this.#dataDir ? rm(this.#dataDir, { recursive: true, force: true }) : undefined));
+    if (failures.length > 0) throw failures[0];
   }
 }
 

@@ -1,4 +1,6 @@
-// What the engine needs from storage; src/store provides the durable implementations.
+// What the engine, and a sink that keeps notes of its own, need from storage: the ports that
+// src/store implements durably, defined here so that neither side needs the other's modules.
+import type { ChildRef, FactDelivery } from "./sink.js";
 
 /**
  * A failure of the data directory (src/store's errors are of this kind): nothing is lost, the
@@ -79,4 +81,32 @@ export interface RequestHistory {
   /** Nothing may leave before `until` (after a 429). */
   paused(until: number): void;
   shared(share: TokenShare): void;
+}
+
+/** A fact sent to the sink lately, with what it said (the sink's history, RecentDeliveryHistory). */
+export interface RecentDelivery {
+  child: ChildRef;
+  delivery: FactDelivery;
+  /** When it was last sent (epoch ms). */
+  sentAt: number;
+  /** When the sink last answered it (epoch ms); undefined while no answer came. */
+  answeredAt: number | undefined;
+}
+
+/**
+ * Where a sink notes the facts it sent lately, across restarts of the bridge, each note safe from a
+ * kill once made: Home Assistant's deliverer sends again from it what a crash of Home Assistant
+ * lost (src/ha/recent-deliveries.ts). `load` gives them in the order they were first sent.
+ */
+export interface RecentDeliveryHistory {
+  load(): RecentDelivery[];
+  sent(entry: RecentDelivery): void;
+  answered(childId: string, eventId: string, at: number): void;
+  /** Need no longer keep what was last noted before `before`, except each child's last fact. */
+  forget(before: number): void;
+}
+
+/** When the entry was last noted: its answer, or its sending while no answer came. */
+export function notedAt(entry: RecentDelivery): number {
+  return entry.answeredAt ?? entry.sentAt;
 }

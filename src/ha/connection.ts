@@ -68,6 +68,33 @@ async function ensureWebSocket(): Promise<void> {
 }
 
 /**
+ * One attempt of the library's, or undefined once `stop` aborts: a Home Assistant that accepts and
+ * never answers holds an attempt as long as its socket lives. A connection made after the stop is
+ * closed as it comes.
+ */
+function connectUnlessStopped(auth: Auth, stop: AbortSignal): Promise<Connection | undefined> {
+  return new Promise((resolve, reject) => {
+    if (stop.aborted) {
+      resolve(undefined);
+      return;
+    }
+    const onStop = () => resolve(undefined);
+    stop.addEventListener("abort", onStop, { once: true });
+    createConnection({ auth, setupRetry: 0 }).then(
+      (conn) => {
+        stop.removeEventListener("abort", onStop);
+        if (stop.aborted) conn.close();
+        resolve(stop.aborted ? undefined : conn);
+      },
+      (error: unknown) => {
+        stop.removeEventListener("abort", onStop);
+        reject(error);
+      },
+    );
+  });
+}
+
+/**
  * The websocket link to Home Assistant: connects (retrying the first connect forever, like the
  * library does every reconnect), waits until Core is RUNNING, and tells when the link is ready.
  * The library reconnects and re-subscribes by itself; this adds the wait for RUNNING after each
@@ -100,14 +127,16 @@ export class HaConnection {
 
   /**
    * Connects; resolves once connected (not necessarily RUNNING). Throws on a refused token, and
-   * HomeAssistantNotConnectedError when closed before it could connect.
+   * HomeAssistantNotConnectedError when closed, or `signal` aborted (a stop during start-up), before
+   * it could connect.
    */
-  async open(): Promise<void> {
+  async open(signal?: AbortSignal): Promise<void> {
     await ensureWebSocket();
+    const stop = signal ? AbortSignal.any([this.#closing.signal, signal]) : this.#closing.signal;
     if (this.#o.retryFirstConnect) this.#probe(PROBE_AT_START_MS);
     let conn: Connection;
     try {
-      conn = await this.#connectFirst(createLongLivedTokenAuth(this.#o.url, this.#o.token));
+      conn = await this.#connectFirst(createLongLivedTokenAuth(this.#o.url, this.#o.token), stop);
     } finally {
       this.#probing?.abort();
     }
@@ -185,20 +214,18 @@ export class HaConnection {
 
   /**
    * The first connection: the library's own retries (setupRetry -1) cannot be stopped, so a bridge
-   * closed before Home Assistant answered would connect later all the same; these end on close().
+   * closed before Home Assistant answered would connect later all the same; these end when `stop`
+   * aborts (close(), or the opener's signal), an attempt under way too.
    */
-  async #connectFirst(auth: Auth): Promise<Connection> {
-    for (;;) {
+  async #connectFirst(auth: Auth, stop: AbortSignal): Promise<Connection> {
+    while (!stop.aborted) {
       try {
-        const conn = await createConnection({ auth, setupRetry: 0 });
-        if (!this.#closed) return conn;
-        conn.close();
+        const conn = await connectUnlessStopped(auth, stop);
+        if (conn) return conn;
       } catch (error) {
         if (error !== ERR_CANNOT_CONNECT || !this.#o.retryFirstConnect) throw toHomeAssistantError(error);
       }
-      if (this.#closed) break;
-      await sleep(FIRST_CONNECT_RETRY_MS, this.#closing.signal).catch(() => undefined);
-      if (this.#closed) break;
+      await sleep(FIRST_CONNECT_RETRY_MS, stop).catch(() => undefined);
     }
     throw new HomeAssistantNotConnectedError("closed before Home Assistant could be reached");
   }

@@ -25,8 +25,8 @@ export type EntityPublisherFactory = (parts: HomeAssistantParts) => EntityPublis
 export interface EntityPublisher {
   /** `rest` or `mqtt`, for logs and the status. */
   readonly mode: "rest" | "mqtt";
-  /** Connects what it needs (the broker); rejects when refused. */
-  open(): Promise<void>;
+  /** Connects what it needs (the broker); rejects when refused, or when `signal` aborts first. */
+  open(signal?: AbortSignal): Promise<void>;
   /** Says the bridge stops and disconnects. */
   close(): Promise<void>;
   /** Removes every entity it published from Home Assistant (the demo, when it stops). */

@@ -7,6 +7,7 @@ import {
   MaybeDeliveredError,
   NotDeliveredError,
 } from "../engine/sink.js";
+import type { RecentDeliveryHistory } from "../engine/storage.js";
 import type { Logger } from "../log/logger.js";
 import type { HaConnection } from "./connection.js";
 import { DeliveryRecords } from "./delivery-records.js";
@@ -16,7 +17,7 @@ import type { EntityNames } from "./entity-names.js";
 import type { EntityPublisher } from "./entity-publisher.js";
 import { HomeAssistantConnectionError, HomeAssistantNotConnectedError } from "./errors.js";
 import { eventData } from "./event-data.js";
-import { REDELIVERY_WINDOW_MS, RecentDeliveries, type RecentDeliveryHistory } from "./recent-deliveries.js";
+import { REDELIVERY_WINDOW_MS, RecentDeliveries } from "./recent-deliveries.js";
 
 export interface EventDelivererOptions {
   connection: HaConnection;

@@ -10,6 +10,7 @@ import {
   SinkRefusedError,
   type UnavailableReason,
 } from "../engine/sink.js";
+import type { RecentDeliveryHistory } from "../engine/storage.js";
 import type { Logger } from "../log/logger.js";
 import { HaConnection } from "./connection.js";
 import { DashboardKeeper } from "./dashboard/dashboard-keeper.js";
@@ -19,7 +20,6 @@ import type { EntityPublisher, EntityPublisherFactory } from "./entity-publisher
 import { HomeAssistantAuthError, HomeAssistantNotAdminError } from "./errors.js";
 import { EventDeliverer } from "./event-deliverer.js";
 import { brokerNotice, type PersistentNotice, tokenNotice } from "./notifications.js";
-import type { RecentDeliveryHistory } from "./recent-deliveries.js";
 import { RestEntities } from "./rest/rest-entities.js";
 import { SettledSlugs, type SlugMemory } from "./settled-slugs.js";
 import { StateWriter } from "./state-writer.js";
@@ -44,6 +44,11 @@ export interface HaSinkOptions {
   recentDeliveries?: RecentDeliveryHistory | undefined;
   /** Where the children's settled slugs are kept across restarts (settled-slugs.ts). */
   slugMemory?: SlugMemory | undefined;
+  /**
+   * Ends the opening when it aborts (a stop during start-up): the first connection to Home
+   * Assistant, and to the broker, are not waited for any longer.
+   */
+  signal?: AbortSignal | undefined;
 }
 
 /** Failed writes within this window make the status `ha_degraded`. */
@@ -81,11 +86,13 @@ export class HaSink implements Sink {
   #noticesLive = false;
   #status: EngineStatus | undefined;
   #lastWriteFailure = 0;
+  readonly #opening: AbortSignal | undefined;
 
   constructor(options: HaSinkOptions) {
     this.#logger = options.logger;
     this.#names = options.names ?? contractNames;
     this.#removeOnStop = options.removeOnStop ?? false;
+    this.#opening = options.signal;
     this.#slugs = new SettledSlugs(options.slugMemory, options.logger);
     this.#states = new StateWriter({
       url: options.url,
@@ -136,11 +143,14 @@ export class HaSink implements Sink {
     this.#brokerNotice = brokerNotice(call, options.logger);
   }
 
-  /** Connects to Home Assistant; SinkRefusedError when it refuses the token or the user is not an admin. */
+  /**
+   * Connects to Home Assistant; SinkRefusedError when it refuses the token or the user is not an
+   * admin. Gives up when the signal it was made with aborts.
+   */
   async open(): Promise<void> {
     try {
-      await this.#entities.open();
-      await this.#connection.open();
+      await this.#entities.open(this.#opening);
+      await this.#connection.open(this.#opening);
     } catch (error) {
       if (error instanceof HomeAssistantAuthError || error instanceof HomeAssistantNotAdminError) {
         throw new SinkRefusedError(error.message, { cause: error });

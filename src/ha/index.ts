@@ -1,18 +1,33 @@
-// What the rest of the bridge knows of Home Assistant: a sink to publish to, and the names the
-// contract fixes. The app wires it without knowing how it talks to Home Assistant.
+// What the rest of the bridge knows of Home Assistant, and all it may import of this folder.
+//
+// Shown: the sink the app wires (homeAssistantSink) and what it is given: the broker, which the
+// add-on asks the Supervisor for (the MQTT wing's lookup); how long the store keeps the facts sent
+// lately (REDELIVERY_WINDOW_MS); where the children's slugs are kept (SlugMemory). The names the
+// contract fixes (the event type, the notifications' ids). `npm run dashboard`'s one-shot dashboard.
+//
+// Withheld: how it talks to Home Assistant (the websocket connection, the REST writer, the MQTT
+// link and discovery), the mapping of facts to entities, the delivery script and records, the
+// dashboard's parts. Tests may reach inside to try a part alone; the rest of the house does not.
 import type { Sink } from "../engine/sink.js";
+import type { RecentDeliveryHistory } from "../engine/storage.js";
 import type { Logger } from "../log/logger.js";
 import { BRIDGE_VERSION } from "../version.js";
 import { EntityNames } from "./entity-names.js";
 import { HaSink } from "./ha-sink.js";
 import type { BrokerAddress } from "./mqtt/mqtt-link.js";
-import type { RecentDeliveryHistory } from "./recent-deliveries.js";
+import type { SupervisorAccess } from "./mqtt/supervisor-broker.js";
 import type { SlugMemory } from "./settled-slugs.js";
 
+export {
+  type DashboardOnce,
+  type DashboardOnceOptions,
+  writeDashboardOnce,
+} from "./dashboard/dashboard-once.js";
 export { EVENT_TYPE } from "./event-data.js";
 export type { BrokerAddress } from "./mqtt/mqtt-link.js";
+export type { SupervisorAccess } from "./mqtt/supervisor-broker.js";
 export { BROKER_NOTIFICATION_ID, TOKEN_NOTIFICATION_ID } from "./notifications.js";
-export { REDELIVERY_WINDOW_MS, type RecentDeliveryHistory } from "./recent-deliveries.js";
+export { REDELIVERY_WINDOW_MS } from "./recent-deliveries.js";
 export type { SlugMemory } from "./settled-slugs.js";
 
 export interface HomeAssistantTargetOptions {
@@ -33,6 +48,8 @@ export interface HomeAssistantTargetOptions {
   recentDeliveries?: RecentDeliveryHistory | undefined;
   /** Where the children's settled slugs are kept across restarts (the data directory). */
   slugMemory?: SlugMemory | undefined;
+  /** A stop during start-up: the sink's opening gives up when it aborts. */
+  signal?: AbortSignal | undefined;
 }
 
 /**
@@ -45,4 +62,17 @@ export async function homeAssistantSink(options: HomeAssistantTargetOptions): Pr
   if (!broker) return new HaSink(common);
   const { mqttEntities } = await import("./mqtt/mqtt-entities.js");
   return new HaSink({ ...common, entities: mqttEntities({ broker, bridgeVersion: BRIDGE_VERSION }) });
+}
+
+/**
+ * The broker the Supervisor knows, asked in the add-on (mqtt/supervisor-broker.ts): null when none
+ * is installed, SupervisorServiceError when the Supervisor cannot tell. Loaded when asked, like
+ * the rest of the MQTT wing: a bridge told to publish states never loads it.
+ */
+export async function supervisorBroker(
+  supervisor: SupervisorAccess,
+  signal?: AbortSignal,
+): Promise<BrokerAddress | null> {
+  const lookup = await import("./mqtt/supervisor-broker.js");
+  return lookup.supervisorBroker(supervisor, signal);
 }

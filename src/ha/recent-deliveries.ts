@@ -1,4 +1,5 @@
 import type { ChildRef, FactDelivery } from "../engine/sink.js";
+import { notedAt, type RecentDelivery, type RecentDeliveryHistory } from "../engine/storage.js";
 
 /*
  * Home Assistant answers a delivery once it has fired the event; what the event sets off runs
@@ -13,10 +14,11 @@ import type { ChildRef, FactDelivery } from "../engine/sink.js";
  * the drop took (a stop that ends the link while the fact's script has just run). The record is
  * then not behind at all, and nothing answered before it is owed.
  *
- * Kept in the data directory too (RecentDeliveryHistory): a bridge that died together with Home
- * Assistant (both SIGKILLed, the host's OOM killer) starts with them in doubt since its last note,
- * and the same check of the records then tells what Home Assistant lost. A bridge restarted alone
- * finds each record naming its last fact sent, and sends nothing again.
+ * Kept in the data directory too (RecentDeliveryHistory, a port of engine/storage.ts that src/store
+ * implements): a bridge that died together with Home Assistant (both SIGKILLed, the host's OOM
+ * killer) starts with them in doubt since its last note, and the same check of the records then
+ * tells what Home Assistant lost. A bridge restarted alone finds each record naming its last fact
+ * sent, and sends nothing again.
  *
  * Once the window has passed, a fact can no longer be owed by any drop: a sweep a window after the
  * answers forgets it (each child's last fact stays), here and in the history. Without it, a
@@ -30,27 +32,6 @@ export const REDELIVERY_WINDOW_MS = 30_000;
 const SWEEP_SLACK_MS = 1_000;
 /** At most this many facts kept per child (a catch-up can send hundreds a second). */
 const PER_CHILD_LIMIT = 1_000;
-
-export interface RecentDelivery {
-  child: ChildRef;
-  delivery: FactDelivery;
-  /** When it was last sent (epoch ms). */
-  sentAt: number;
-  /** When Home Assistant last answered it (epoch ms); undefined while no answer came. */
-  answeredAt: number | undefined;
-}
-
-/**
- * Where the facts sent lately are noted across restarts of the bridge, each note safe from a kill
- * once made. `load` gives them in the order they were first sent.
- */
-export interface RecentDeliveryHistory {
-  load(): RecentDelivery[];
-  sent(entry: RecentDelivery): void;
-  answered(childId: string, eventId: string, at: number): void;
-  /** Need no longer keep what was last noted before `before`, except each child's last fact. */
-  forget(before: number): void;
-}
 
 /** The facts sent to Home Assistant lately, per child, in the order they were first sent. */
 export class RecentDeliveries {
@@ -182,11 +163,6 @@ export class RecentDeliveries {
 /** The entries noted since `oldest`, and the last one whatever its age: the record may name it. */
 function withinWindow(entries: readonly RecentDelivery[], oldest: number): RecentDelivery[] {
   return entries.filter((entry, index) => index === entries.length - 1 || notedAt(entry) >= oldest);
-}
-
-/** When the entry was last noted: its answer, or its sending while no answer came. */
-export function notedAt(entry: RecentDelivery): number {
-  return entry.answeredAt ?? entry.sentAt;
 }
 
 /**

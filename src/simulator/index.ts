@@ -1,3 +1,9 @@
+// The API simulator, as the demo and the tests see it, and all they may import of this folder.
+//
+// Shown: ApiSimulator and the types its methods take and give (facts, faults, households, served
+// requests, its options), the clocks it runs on, and the household's local time the demo's clock
+// shows. Withheld: the HTTP server and its routing, the rules and ledgers that make the household
+// behave, the fact writer's schedule: a consumer drives the household through ApiSimulator.
 import type { ApiEvent, Child, Today } from "../api/schemas.js";
 import type { SimClock } from "./clock.js";
 import { type FactTiming, FactWriter } from "./fact-writer.js";

@@ -1,7 +1,13 @@
+// The data directory, as the rest of the house sees it, and all it may import of this folder.
+//
+// Shown: the keyed store (openStore, Store) and the cursors kept in it; the append-only logs that
+// implement the engine's and the sink's storage ports (engine/storage.ts): delivered facts, API
+// requests, recent deliveries; the errors a data directory can raise; the store file's name (tests
+// look for it). Withheld: how the files are made durable (the keyv adapter, the coalescing writer,
+// the append log, the atomic rewrite): one way in, openStore or a log's open.
 export { cursorStoreOn } from "./cursor-store.js";
 export { DeliveredLog } from "./delivered-log.js";
 export { StoreClosedError, StoreError, StoreOpenError, StoreValueError, StoreWriteError } from "./errors.js";
-export { FileStore, type FileStoreOptions } from "./file-store.js";
 export type { JsonValue } from "./json.js";
 export { type OpenStoreOptions, openStore, type Store } from "./open-store.js";
 export { RecentDeliveryLog } from "./recent-delivery-log.js";

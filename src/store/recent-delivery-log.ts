@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { notedAt, type RecentDelivery, type RecentDeliveryHistory } from "../ha/recent-deliveries.js";
+import { notedAt, type RecentDelivery, type RecentDeliveryHistory } from "../engine/storage.js";
 import type { Logger } from "../log/logger.js";
 import { AppendLog } from "./append-log.js";
 
@@ -18,8 +18,8 @@ const PER_CHILD_LIMIT = 1_000;
 
 /**
  * The facts sent to Home Assistant lately, with what each said, so that a bridge that died together
- * with Home Assistant can send again what Home Assistant lost (recent-deliveries.ts). One JSON line
- * per change, on disk before the send or acknowledgement that follows it (durable, as the
+ * with Home Assistant can send again what Home Assistant lost (src/ha/recent-deliveries.ts). One
+ * JSON line per change, on disk before the send or acknowledgement that follows it (durable, as the
  * delivered-events log): `{"sent":…}` with the child and the fact, `{"answered":…}` with their
  * ids. Rewritten with only what falls within the window before the latest note, measured from the
  * notes and not from now: a bridge that comes back after an hour still finds the last moments of

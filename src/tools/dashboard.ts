@@ -6,11 +6,7 @@ import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { DEMO_ENTITY_PREFIX } from "../demo/demo-config.js";
 import { EXIT_CONFIG, EXIT_FAILURE, EXIT_OK } from "../exit-codes.js";
-import { HaConnection } from "../ha/connection.js";
-import { buildDashboard, dashboardPlace } from "../ha/dashboard/build-dashboard.js";
-import { childrenInStates, type PublishedState } from "../ha/dashboard/children-in-states.js";
-import { writeDashboard } from "../ha/dashboard/dashboard-writer.js";
-import { contractNames, EntityNames } from "../ha/entity-names.js";
+import { writeDashboardOnce } from "../ha/index.js";
 import { createLogger } from "../log/logger.js";
 
 export const dashboardUsage = `Usage: npm run dashboard -- [--help]
@@ -59,34 +55,22 @@ export async function main(argv: readonly string[], io: DashboardIo): Promise<nu
     return EXIT_CONFIG;
   }
   const logger = createLogger({ level: "error", secrets: [token] });
-  const connection = new HaConnection({
-    url,
-    token,
-    logger,
-    requireAdmin: true,
-    retryFirstConnect: false,
-    // Nothing to republish: the command only writes the dashboard once Home Assistant runs.
-    onRunning: () => Promise.resolve(),
-  });
   try {
-    await connection.open();
-    await connection.whenReady(AbortSignal.timeout(CONNECT_TIMEOUT_MS));
-    const states = await connection.command<PublishedState[]>({ type: "get_states" });
-    const { children, mode } = childrenInStates(states, contractNames, [new EntityNames(DEMO_ENTITY_PREFIX)]);
-    if (children.length === 0) {
+    const written = await writeDashboardOnce({
+      url,
+      token,
+      logger,
+      besides: [DEMO_ENTITY_PREFIX],
+      signal: AbortSignal.timeout(CONNECT_TIMEOUT_MS),
+    });
+    if (written.outcome === "no_children") {
       io.stderr(
         `no children of the bridge in Home Assistant at ${url} (no sensor.reward_facts_<child>_minutes_remaining): ` +
           "start the bridge first, then run this again",
       );
       return EXIT_FAILURE;
     }
-    const place = dashboardPlace(contractNames);
-    const outcome = await writeDashboard(
-      connection,
-      place,
-      buildDashboard({ names: contractNames, children, mode }),
-    );
-    const names = children.map((child) => child.firstName).join(", ");
+    const { outcome, place, firstNames, mode } = written;
     if (outcome === "changed_by_user") {
       io.stderr(
         `the ${place.title} dashboard (${url}/${place.urlPath}) was changed in Home Assistant since the bridge ` +
@@ -95,14 +79,12 @@ export async function main(argv: readonly string[], io: DashboardIo): Promise<nu
       return EXIT_FAILURE;
     }
     io.stdout(
-      `${outcome} the ${place.title} dashboard for ${names} (${mode} entities): ${url}/${place.urlPath}`,
+      `${outcome} the ${place.title} dashboard for ${firstNames.join(", ")} (${mode} entities): ${url}/${place.urlPath}`,
     );
     return EXIT_OK;
   } catch (error) {
     io.stderr(`npm run dashboard: ${(error as Error).message}`);
     return EXIT_FAILURE;
-  } finally {
-    connection.close();
   }
 }
 

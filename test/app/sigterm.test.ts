@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiSimulator } from "../../src/simulator/index.js";
 import { STORE_FILE_NAME } from "../../src/store/index.js";
 import { BridgeProcess } from "../support/bridge-process.js";
+import { silentServer } from "../support/silent-server.js";
 import { waitFor } from "../support/wait-for.js";
 
 // The Supervisor stops an add-on with SIGTERM and warns when it exits 143: the bridge stops
@@ -43,5 +44,32 @@ describe("SIGTERM", () => {
     };
     expect(stored.entries[`cursor:${sim.children.ordinary.id}`]?.value).toContain(fact.id);
     expect(bridge.text()).toMatch(/stopping/);
+  }, 60_000);
+
+  it("stops at once during start-up, while Home Assistant holds the first connection: exit 0, nothing read", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "rf-sigterm-start-"));
+    // Accepts the bridge's connection and never answers it: a Home Assistant that hangs at boot.
+    const ha = await silentServer();
+    try {
+      const served = sim.requests.length;
+      const bridge = new BridgeProcess({
+        REWARD_FACTS_API_TOKEN: sim.tokens.household,
+        REWARD_FACTS_API_BASE_URL: sim.url,
+        REWARD_FACTS_DATA_DIR: join(dir, "data"),
+        REWARD_FACTS_HEARTBEAT_FILE: join(dir, "heartbeat"),
+        HA_URL: `http://127.0.0.1:${ha.port}`,
+        HA_TOKEN: "ha-token-that-must-never-show-0123456789",
+      }).start();
+      await waitFor(() => ha.accepted > 0, { timeoutMs: 20_000 });
+
+      expect(await bridge.stop()).toBe(0);
+      expect(bridge.text()).toMatch(/stopping/);
+      // The start ended with the stop: no wait for the Supervisor's time, nothing polled after.
+      expect(bridge.text()).not.toContain("stop took too long");
+      expect(bridge.text()).not.toContain("polling the Reward Facts API");
+      expect(sim.requests.length).toBe(served);
+    } finally {
+      await ha.close();
+    }
   }, 60_000);
 });

@@ -1,7 +1,6 @@
 import { once } from "node:events";
 import { mkdtemp } from "node:fs/promises";
 import { createServer as createHttpServer, type Server as HttpServer } from "node:http";
-import { createServer, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
@@ -18,6 +17,7 @@ import {
   startHomeAssistant,
   waitFor,
 } from "../support/home-assistant.js";
+import { silentServer } from "../support/silent-server.js";
 import { testedHomeAssistantVersion } from "../support/tested-version.js";
 
 // Home Assistant unreachable at start (issue 41, probe 6): the websocket library retries silently,
@@ -57,27 +57,6 @@ function captureLogger(): { logger: Logger; lines: LogLine[]; raw: string[] } {
     },
   });
   return { logger: createLogger({ json: true, level: "debug", destination, secrets: [TOKEN] }), lines, raw };
-}
-
-/** A TCP server that accepts every connection and never says a word. */
-async function silentServer(port = 0): Promise<{ server: Server; port: number; close(): Promise<void> }> {
-  const sockets = new Set<Socket>();
-  const server = createServer((socket) => {
-    sockets.add(socket);
-    socket.on("close", () => sockets.delete(socket));
-  });
-  server.listen(port, "127.0.0.1");
-  await once(server, "listening");
-  const address = server.address();
-  if (!address || typeof address !== "object") throw new Error("no port");
-  return {
-    server,
-    port: address.port,
-    close: async () => {
-      for (const socket of sockets) socket.destroy();
-      await new Promise((resolve) => server.close(resolve));
-    },
-  };
 }
 
 /** An HaSink opening against `url` (REST-made states, nothing else): what the bridge does first. */

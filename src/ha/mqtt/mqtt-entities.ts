@@ -83,9 +83,9 @@ export class MqttEntities implements EntityPublisher {
   }
 
   /** Connects; refused credentials are not thrown but kept (refusal): the bridge says so and waits. */
-  async open(): Promise<void> {
+  async open(signal?: AbortSignal): Promise<void> {
     try {
-      await this.#link.open();
+      await this.#link.open(signal);
     } catch (error) {
       if (!(error instanceof BrokerRefusedError)) throw error;
       this.#ha.logger.error(`${error.message}; no entity can be published, facts wait`);

@@ -80,8 +80,13 @@ export class MqttLink {
     return this.#refused;
   }
 
-  /** Connects; BrokerRefusedError on refused credentials; a broker not there yet is retried. */
-  async open(): Promise<void> {
+  /**
+   * Connects; BrokerRefusedError on refused credentials; a broker not there yet is retried until
+   * it answers, the link is closed, or `signal` aborts (a stop during start-up):
+   * BrokerUnavailableError then.
+   */
+  async open(signal?: AbortSignal): Promise<void> {
+    signal?.throwIfAborted();
     const { broker } = this.#o;
     const options: IClientOptions = {
       username: broker.username,
@@ -119,11 +124,19 @@ export class MqttLink {
       const settle = () => {
         client.off("connect", onConnect);
         client.off("error", onError);
+        client.off("end", onEnd);
+        signal?.removeEventListener("abort", onStop);
       };
       const onConnect = () => {
         settle();
         resolve();
       };
+      // Closed before the broker answered: MQTT.js stops retrying, and nothing will connect.
+      const onEnd = () => {
+        settle();
+        reject(new BrokerUnavailableError("closed before the MQTT broker could be reached"));
+      };
+      const onStop = () => client.end(true);
       const onError = (error: Error) => {
         const classified = this.#classify(error);
         if (!(classified instanceof BrokerRefusedError)) return;
@@ -134,6 +147,8 @@ export class MqttLink {
       };
       client.on("connect", onConnect);
       client.on("error", onError);
+      client.on("end", onEnd);
+      signal?.addEventListener("abort", onStop, { once: true });
     });
     client.on("error", (error) => {
       const classified = this.#classify(error);

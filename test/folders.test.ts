@@ -1,0 +1,82 @@
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { dirname, join, relative, resolve, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+// The walls between src's folders, read from the imports themselves: configuration knows nothing
+// of Home Assistant, the store meets delivery through a port (engine/storage.ts), and a folder with
+// an index.ts is entered only through it. Tests may reach inside a folder; src may not.
+
+const src = fileURLToPath(new URL("../src", import.meta.url));
+
+interface Import {
+  /** The importing file, from src (`tools/dashboard.ts`). */
+  from: string;
+  /** The imported file, from src (`ha/connection.ts`). */
+  to: string;
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return entry.name.endsWith(".ts") ? [path] : [];
+  });
+}
+
+/** Every relative import and re-export of src's files (static, and `import("…")`), resolved. */
+function importsOfSrc(): Import[] {
+  const found: Import[] = [];
+  const specifier = /(?:^|\n)\s*(?:import|export)\b[^;]*?\bfrom\s+"(\.[^"]+)"|\bimport\(\s*"(\.[^"]+)"\s*\)/g;
+  for (const file of sourceFiles(src)) {
+    for (const match of readFileSync(file, "utf8").matchAll(specifier)) {
+      const target = resolve(dirname(file), (match[1] ?? match[2] ?? "").replace(/\.js$/, ".ts"));
+      found.push({
+        from: relative(src, file).split(sep).join("/"),
+        to: relative(src, target).split(sep).join("/"),
+      });
+    }
+  }
+  return found;
+}
+
+const imports = importsOfSrc();
+const folderOf = (path: string) => path.split("/")[0] ?? "";
+
+describe("src's folders", () => {
+  it("are read whole: the imports are found, and each resolves to a file", () => {
+    expect(imports.length).toBeGreaterThan(300);
+    expect(imports.filter(({ to }) => !existsSync(join(src, to)))).toEqual([]);
+  });
+
+  it.each([
+    ["config", "ha"],
+    ["store", "ha"],
+    ["engine", "ha"],
+    ["engine", "store"],
+  ])("%s/ imports nothing of %s/", (from, to) => {
+    expect(imports.filter((entry) => folderOf(entry.from) === from && folderOf(entry.to) === to)).toEqual([]);
+  });
+
+  it("are entered through their index.ts, where they have one", () => {
+    const faced = new Set(
+      readdirSync(src, { withFileTypes: true })
+        .filter((entry) => entry.isDirectory() && existsSync(join(src, entry.name, "index.ts")))
+        .map((entry) => entry.name),
+    );
+    expect([...faced].sort()).toEqual(["ha", "simulator", "store"]);
+    const pastTheFace = imports.filter(
+      ({ from, to }) =>
+        faced.has(folderOf(to)) && folderOf(from) !== folderOf(to) && to !== `${folderOf(to)}/index.ts`,
+    );
+    expect(pastTheFace).toEqual([]);
+  });
+
+  it("leave the exit to the entries' one way of running: process.exit only in lifecycle.ts", () => {
+    const exiting = sourceFiles(src)
+      .filter((file) => /\bprocess\.exit\(/.test(readFileSync(file, "utf8")))
+      .map((file) => relative(src, file).split(sep).join("/"));
+    // The container's health check is a process of its own, a few lines long.
+    expect(exiting.sort()).toEqual(["health/check.ts", "lifecycle.ts"]);
+  });
+});
