@@ -30,7 +30,7 @@ function canonical(value: unknown): string {
 }
 
 // SHA-256 in plain JavaScript, the same digest as node:crypto's: the bridge loads no node:crypto
-// (src/stand-ins/node-crypto.ts says what it costs), and the marks already saved still match.
+// (src/build/node-crypto.ts says what it costs), and the marks already saved still match.
 function hashOf(content: unknown): string {
   return bytesToHex(sha256(utf8ToBytes(canonical(content)))).slice(0, 32);
 }

@@ -1,5 +1,5 @@
 // What ws and write-file-atomic take from node:crypto, without loading it: in the bundle, their
-// require of it gets this module (src/tools/bundle-stand-ins.ts). Loading node:crypto sets up
+// require of it gets this module (bundle-stand-ins.ts). Loading node:crypto sets up
 // OpenSSL's algorithms and some twenty modules of Node's own, for two SHA-1 digests at the
 // WebSocket handshake, a few random bytes per frame sent to Home Assistant, and the names of the
 // store's temporary files. Without it, 3 children over REST to Home Assistant, over the bench's

@@ -9,8 +9,8 @@ import { promisify } from "node:util";
 import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocketServer } from "ws";
-import { COMMONJS_GLOBALS } from "../../src/tools/build-bridge.js";
-import { bundleStandIns, packageOfFile } from "../../src/tools/bundle-stand-ins.js";
+import { COMMONJS_GLOBALS } from "../../src/build/build-bridge.js";
+import { bundleStandIns, packageOfFile } from "../../src/build/bundle-stand-ins.js";
 
 // The stand-ins keep ws's TLS out of a bridge that reaches Home Assistant over ws:// (the bundle's
 // own test, test/addon/built-bridge.test.ts, checks that); here, a bridge whose Home Assistant is

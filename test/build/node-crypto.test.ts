@@ -1,8 +1,8 @@
 import * as nodeCrypto from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { createHash, randomBytes, randomFillSync } from "../../src/stand-ins/node-crypto.js";
+import { createHash, randomBytes, randomFillSync } from "../../src/build/node-crypto.js";
 
-// What ws and write-file-atomic take from node:crypto, in the bundle (src/tools/bundle-stand-ins.ts): the
+// What ws and write-file-atomic take from node:crypto, in the bundle (src/build/bundle-stand-ins.ts): the
 // same digests, and bytes from the kernel. That the bundle then loads no node:crypto, and that
 // ws's handshake passes with a real Home Assistant, is test/addon/built-bridge.test.ts's part.
 

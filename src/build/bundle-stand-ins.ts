@@ -56,10 +56,10 @@ const STAND_INS: Record<string, StandIn> = {
   // ws: compression is off (src/ha/connection.ts), and https and tls serve a wss:// address only.
   zlib: { packages: ["ws"], contents: loadedOnFirstUse("zlib") },
   // ws's handshake digest and frame masks, write-file-atomic's temporary names: without OpenSSL
-  // (src/stand-ins/node-crypto.ts).
+  // (node-crypto.ts).
   crypto: {
     packages: ["ws", "write-file-atomic"],
-    contents: `module.exports = require(${JSON.stringify(join(here, "../stand-ins/node-crypto.ts"))});`,
+    contents: `module.exports = require(${JSON.stringify(join(here, "./node-crypto.ts"))});`,
   },
   https: { packages: ["ws"], contents: loadedOnFirstUse("https") },
   // undici, sonic-boom and thread-stream (pino's) only call assert(value, message), to check their
