@@ -1,14 +1,30 @@
-// Node's own modules that the bridge's packages require when they load, though the bridge never
-// uses what they are required for: in the bundle, each gets a stand-in, so that Node does not load
-// it (its JavaScript, its native parts, the pages of the node binary they touch) for nothing.
-// Measured against Home Assistant over REST with 3 children, steady (scratch runs of 2026-11-26):
-// anonymous RSS 21.9 → 19.7 MiB and file-backed 43.8 → 42.5 MiB on Node 24, anonymous 14.3 → 13.9
-// MiB on Node 20. A test runs the bundle and reads which of Node's modules it loaded.
-import { dirname, join } from "node:path";
+// Node's own modules that the bridge's packages require as they load, for what the bridge never
+// does: in the bundle, each gets a stand-in, so that Node does not load it for nothing. What each
+// saves, the test that holds it and what to check on an upgrade: the ledger, src/build/README.md.
+import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Plugin } from "esbuild";
 
 const here = dirname(fileURLToPath(import.meta.url));
+
+/**
+ * A stand-in's two shapes, so that a package meets either Node's own module or what Node itself
+ * gives when it lacks one: never answers of the bridge's making.
+ */
+export const SHAPES = {
+  /** The real module, loaded at the first read of any of its members. */
+  loadedOnFirstUse: (name: string) =>
+    `let real; const load = () => (real ??= require("node:${name}"));
+module.exports = new Proxy({}, { get: (_, key) => load()[key], has: (_, key) => key in load() });`,
+  /**
+   * What Node throws for a built-in module it was built without, code and message alike: the
+   * package's own fallback for such a Node runs (undici's feature detection reads the code).
+   */
+  missingBuiltIn: (name: string) =>
+    `const error = new Error("No such built-in module: node:${name}");
+error.code = "ERR_UNKNOWN_BUILTIN_MODULE";
+throw error;`,
+} as const;
 
 /**
  * What stands in for a module, and for whom: only requires from these packages are replaced, so
@@ -17,66 +33,16 @@ const here = dirname(fileURLToPath(import.meta.url));
 interface StandIn {
   /** The packages (folders under node_modules) whose require of the module gets the stand-in. */
   packages: readonly string[];
-  /** The stand-in, a CommonJS module. */
-  contents: string;
+  shape: keyof typeof SHAPES;
 }
 
-/** The real module, loaded on first use of any of its members. */
-const loadedOnFirstUse = (name: string) =>
-  `let real; const load = () => (real ??= require("node:${name}"));
-module.exports = new Proxy({}, { get: (_, key) => load()[key], has: (_, key) => key in load() });`;
-
-const STAND_INS: Record<string, StandIn> = {
-  // undici's HTTP/2 client: taken only with `allowH2`, which the bridge never sets (the API and Home
-  // Assistant are read over HTTP/1.1). Node's http2 also loads tls. undici falls back by itself to
-  // HTTP/1.1 alone when the require throws, as on a Node built without http2.
-  http2: {
-    packages: ["undici"],
-    contents: `throw new Error("node:http2 is left out of the bridge's bundle (HTTP/1.1 only)");`,
-  },
-  // pino runs transports in worker threads, and it and pino-pretty ask whether they run in one;
-  // write-file-atomic asks for the thread's id; undici marks its web objects as not to be sent to
-  // another thread (markAsUncloneable, left out: it does without on Nodes that lack it). The bridge
-  // writes its log to a stream of its own main thread and starts no worker: these are the main
-  // thread's answers, and a worker cannot be started.
-  worker_threads: {
-    packages: [
-      "pino",
-      "pino-abstract-transport",
-      "pino-pretty",
-      "thread-stream",
-      "undici",
-      "write-file-atomic",
-    ],
-    contents: `module.exports = {
-  isMainThread: true, threadId: 0, parentPort: null, workerData: null,
-  Worker: class Worker { constructor() { throw new Error("no worker threads in the bridge's bundle"); } },
-};`,
-  },
-  // ws: compression is off (src/ha/connection.ts), and https and tls serve a wss:// address only.
-  zlib: { packages: ["ws"], contents: loadedOnFirstUse("zlib") },
-  // ws's handshake digest and frame masks, write-file-atomic's temporary names: without OpenSSL
-  // (node-crypto.ts).
-  crypto: {
-    packages: ["ws", "write-file-atomic"],
-    contents: `module.exports = require(${JSON.stringify(join(here, "./node-crypto.ts"))});`,
-  },
-  https: { packages: ["ws"], contents: loadedOnFirstUse("https") },
-  // undici, sonic-boom and thread-stream (pino's) only call assert(value, message), to check their
-  // own invariants: a passing check needs nothing of Node's assert, whose module loads its diff and
-  // error-source machinery; a failing one, or any other member, loads the real module and throws
-  // its error.
-  assert: {
-    packages: ["undici", "sonic-boom", "thread-stream"],
-    contents: `let real; const load = () => (real ??= require("node:assert"));
-function assert(value, message) { if (!value) load()(value, message); }
-module.exports = new Proxy(assert, { get: (target, key) => key in target ? target[key] : load()[key] });`,
-  },
-  // colorette asks, as it loads, whether standard output is a terminal, to colour by default;
-  // pino-pretty's lines are never coloured (src/log/logger.ts sets colorize: false), so the answer
-  // is no, and Node's tty module (with its stream and colour support) stays out.
-  tty: { packages: ["colorette"], contents: "module.exports = { isatty: () => false };" },
-  tls: { packages: ["ws"], contents: loadedOnFirstUse("tls") },
+export const STAND_INS: Readonly<Record<string, StandIn>> = {
+  // undici's HTTP/2 client, taken only with `allowH2`, which the bridge never sets. undici goes on
+  // with HTTP/1.1 alone when the require throws, as on a Node built without http2.
+  http2: { packages: ["undici"], shape: "missingBuiltIn" },
+  // ws: https and tls serve a wss:// address only, and most Home Assistants are on http://.
+  https: { packages: ["ws"], shape: "loadedOnFirstUse" },
+  tls: { packages: ["ws"], shape: "loadedOnFirstUse" },
 };
 
 const NAMESPACE = "bundle-stand-in";
@@ -103,11 +69,14 @@ export function bundleStandIns(): Plugin {
         if (!owner || !STAND_INS[name]?.packages.includes(owner)) return undefined;
         return { path: name, namespace: NAMESPACE };
       });
-      build.onLoad({ filter: /.*/, namespace: NAMESPACE }, (args) => ({
-        contents: STAND_INS[args.path]?.contents ?? "",
-        loader: "js",
-        resolveDir: here,
-      }));
+      build.onLoad({ filter: /.*/, namespace: NAMESPACE }, (args) => {
+        const standIn = STAND_INS[args.path];
+        return {
+          contents: standIn ? SHAPES[standIn.shape](args.path) : "",
+          loader: "js",
+          resolveDir: here,
+        };
+      });
     },
   };
 }
