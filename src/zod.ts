@@ -1,7 +1,7 @@
 // The zod the bridge's schemas are written in: zod/mini, the same checks as zod's classic API with
 // functions in place of methods. Classic zod cannot be cut down to what a program uses (its
-// schemas carry every method), so it brought about 580 kB of source into the bundle and some
-// 5 MiB of anonymous memory to a bridge that uses a few dozen checks (an idle node, 2026-11-25).
+// schemas carry every method), so all of it would be bundled and loaded for a few dozen checks.
+// What it saves: the ledger, src/build/README.md.
 // Import it as a namespace (`import * as z`): esbuild still keeps only what is used.
 // zod/mini ships no messages of its own: the English ones are loaded here, once, for the lines a
 // schema mismatch writes to the log.

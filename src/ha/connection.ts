@@ -52,9 +52,8 @@ export interface HaConnectionOptions {
 /**
  * The library opens its socket with the global WebSocket: made ws here, on every Node. Node 20 has
  * none; Node 22 and later define one, but it is Node's own bundled copy of undici, loaded whole on
- * the first read of the global (measured on Node 24 against Home Assistant: about 10 MiB anonymous
- * and 5 MiB of the node binary more than through ws). Writing the global replaces Node's lazy
- * getter without calling it, so the global is never read first.
+ * the first read of the global. Writing the global replaces Node's lazy getter without calling it,
+ * so the global is never read first. What it saves: the ledger, src/build/README.md.
  */
 async function ensureWebSocket(): Promise<void> {
   const { WebSocket } = await import("ws");

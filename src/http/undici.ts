@@ -1,9 +1,9 @@
 // undici's Agent, Pool and request(), loaded without the rest of the package. Its index also loads
-// fetch, WebSocket, EventSource, the mock agents, the caches and cookies (about 3 MiB of heap that
-// the bridge never uses), and its cookies module reads globalThis.Headers, which on Node 22 and
-// later makes Node load its own bundled copy of undici as well (about 7 MiB more, measured on
-// Node 24). The files below are undici's own (the version is pinned in package.json); imported
-// statically, so that `npm run build` bundles them like any other module.
+// fetch, WebSocket, EventSource, the mock agents, the caches and cookies, which the bridge never
+// uses, and its cookies module reads globalThis.Headers, which on Node 22 and later makes Node load
+// its own bundled copy of undici as well. The files below are undici's own (the version is pinned
+// in package.json); imported statically, so that `npm run build` bundles them like any other
+// module. What it saves, and what to check on an undici upgrade: the ledger, src/build/README.md.
 import type * as Undici from "undici";
 import apiMethods from "undici/lib/api/index.js";
 import agentModule from "undici/lib/dispatcher/agent.js";

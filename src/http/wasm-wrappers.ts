@@ -1,14 +1,10 @@
 // undici parses HTTP with llhttp, a WebAssembly module: each response is some twenty calls between
 // JavaScript and it. V8 (12 and later: Node 22, 24, 26) makes those calls through a generic wrapper,
 // and after a thousand calls of one function compiles a wrapper of its own with its optimizing
-// compiler. For the bridge that is about ten minutes in: the compile pages in some 3.6 MiB of the
-// node binary's code (Turboshaft's), which stay resident for good, and costs a burst of CPU time,
-// to save a fraction of a microsecond per call on one request every few seconds. 3 children against
-// Home Assistant over REST, two builds side by side over 12 minutes (scratch runs of 2026-11-27,
-// the image's flags): file-backed RSS 42.8 MiB throughout on npm's Node 26.10, where without the
-// budget below it rose to 46.4 at about ten minutes (46.7 against 49.4 on a musl build of Node
-// 24); anonymous RSS and CPU time the same. V8 11 (Node 20) compiles its wrappers as it
-// instantiates a module, with no tier-up, and has no such flag: it would print an error for it.
+// compiler, whose code pages of the node binary then stay resident for good, to save a fraction of
+// a microsecond per call on one request every few seconds. V8 11 (Node 20) compiles its wrappers as
+// it instantiates a module, with no tier-up, and has no such flag: it would print an error for it.
+// What it saves, and what to check on a Node upgrade: the ledger, src/build/README.md.
 import { setFlagsFromString } from "node:v8";
 
 /** Calls before V8 compiles a JS-to-WebAssembly wrapper of its own: never, in practice. */
@@ -25,7 +21,10 @@ export function wrapperBudgetFlag(v8Version: string): string | undefined {
  * as it sets up a module's instance, so this runs before undici's first request, when undici
  * compiles and instantiates its parser: src/http/undici.ts calls it as it loads.
  */
-export function keepGenericWasmWrappers(v8Version: string = process.versions.v8): void {
+export function keepGenericWasmWrappers(
+  v8Version: string = process.versions.v8,
+  setFlags: (flags: string) => void = setFlagsFromString,
+): void {
   const flag = wrapperBudgetFlag(v8Version);
-  if (flag) setFlagsFromString(flag);
+  if (flag) setFlags(flag);
 }

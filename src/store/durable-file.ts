@@ -1,8 +1,8 @@
 import { closeSync, fsyncSync, openSync } from "node:fs";
+import { open } from "node:fs/promises";
 import { dirname } from "node:path";
 import writeFileAtomic from "write-file-atomic";
 import { osErrorCode, StoreWriteError } from "./errors.js";
-import { close, fsync, open } from "./file-system.js";
 
 /**
  * Replaces `filePath` with `data` so that a crash at any moment leaves the old or the new content,
@@ -40,12 +40,12 @@ export function replaceFileDurablySync(filePath: string, data: string): void {
 const unsupportedDirectorySync = new Set(["EINVAL", "ENOTSUP", "EISDIR"]);
 
 async function syncDirectory(dir: string): Promise<void> {
-  const fd = await open(dir, "r");
+  const handle = await open(dir, "r");
   try {
-    await fsync(fd);
+    await handle.sync();
   } catch (error) {
     if (!unsupportedDirectorySync.has(osErrorCode(error) ?? "")) throw error;
   } finally {
-    await close(fd);
+    await handle.close();
   }
 }

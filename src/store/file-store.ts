@@ -1,11 +1,11 @@
 import { EventEmitter } from "node:events";
+import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { KeyvStoreAdapter, StoredData } from "keyv";
 import type { Logger } from "../log/logger.js";
 import { CoalescingWriter } from "./coalescing-writer.js";
 import { writeFileDurably } from "./durable-file.js";
 import { osErrorCode, StoreClosedError, StoreOpenError, StoreValueError, StoreWriteError } from "./errors.js";
-import { mkdir } from "./file-system.js";
 import { type JsonValue, jsonCopy } from "./json.js";
 import { loadStoreFile, removeLeftoverTempFiles } from "./load-store-file.js";
 import { encodeStoreFile, STORE_FILE_NAME } from "./store-file.js";

@@ -1,7 +1,7 @@
+import { lstat, readdir, readFile, rename, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import type { Logger } from "../log/logger.js";
 import { osErrorCode, StoreOpenError } from "./errors.js";
-import { lstat, readdir, readFile, rename, unlink } from "./file-system.js";
 import type { JsonValue } from "./json.js";
 import { decodeStoreFile, isLeftoverTempFile } from "./store-file.js";
 

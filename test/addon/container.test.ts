@@ -45,7 +45,7 @@ describe("the Dockerfile", () => {
   it("bundles in one stage and installs no package in the other", () => {
     expect(buildStage).toMatch(/^RUN npm ci\b/m);
     expect(buildStage).toMatch(/^RUN npm run build\b/m);
-    // The bundle holds every package it runs (test/tools/build-bridge.test.ts runs it without).
+    // The bundle holds every package it runs (test/build/build-bridge.test.ts runs it without).
     expect(finalStage).not.toMatch(/\bnpm\b|node_modules|tsx/);
   });
 

@@ -44,7 +44,7 @@ async function main(argv: readonly string[]): Promise<number> {
   // In the order of issue 12's goals: fresh, polite, restarts, lean.
   if (has("side-by-side")) show([await sideBySideSection(args.quick)]);
   if (has("restarts")) show([await restartsSection()]);
-  if (has("cost")) show([await costSection(args.quick)]);
+  if (has("cost")) show([await costSection(args.quick, args.eachFlag)]);
 
   // The goals of every section in one table: printed last here, first in the written results.
   const goals = goalsSection(sections);

@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { Metafile } from "esbuild";
-import { buildBridge } from "../../src/tools/build-bridge.js";
+import { buildBridge } from "../../src/build/build-bridge.js";
 import type { BridgeLaunch } from "./bridge-process.js";
 import { dieWithParentQuickly } from "./die-with-parent.js";
 

@@ -1,5 +1,4 @@
-import { sha256 } from "@noble/hashes/sha2.js";
-import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
+import { createHash } from "node:crypto";
 import type { LovelaceConfig } from "./lovelace.js";
 
 // How the bridge knows a dashboard is still as it wrote it: it saves, beside the configuration,
@@ -29,10 +28,10 @@ function canonical(value: unknown): string {
   return JSON.stringify(value);
 }
 
-// SHA-256 in plain JavaScript, the same digest as node:crypto's: the bridge loads no node:crypto
-// (src/stand-ins/node-crypto.ts says what it costs), and the marks already saved still match.
+// SHA-256 of the canonical JSON in UTF-8: every bridge so far has saved this digest, so the marks
+// already saved still match.
 function hashOf(content: unknown): string {
-  return bytesToHex(sha256(utf8ToBytes(canonical(content)))).slice(0, 32);
+  return createHash("sha256").update(canonical(content), "utf8").digest("hex").slice(0, 32);
 }
 
 export function marked(config: LovelaceConfig): MarkedConfig {

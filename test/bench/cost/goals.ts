@@ -3,22 +3,27 @@ import { atMost, type Goal } from "../goals/goal.js";
 import { percentile } from "../stats.js";
 import type { IdleResult } from "./idle.js";
 import type { ConfigResult } from "./run-config.js";
-import { usageOf } from "./usage.js";
+import { aboveIdle, usageOf } from "./usage.js";
 
-/** Lean: the goals of a bridge steady with 3 children, in REST mode. */
+/**
+ * Lean: the goals of a bridge steady with 3 children, in REST mode. Memory is judged above an idle
+ * node of the same runtime and flags: an idle Node 26 with the image's flags already holds some
+ * 44 MiB, which no code of the bridge decides (the goals of 15 and 55 MiB in all sat at that floor
+ * and flipped between runs), while what the bridge adds above it is stable from run to run.
+ */
 export const LEAN_GOALS = {
-  anonBytes: 15 * 1_048_576,
-  rssBytes: 55 * 1_048_576,
+  anonAboveIdleBytes: 10 * 1_048_576,
+  rssAboveIdleBytes: 18 * 1_048_576,
   firstStateMs: 500,
   cpuShare: 0.001,
 } as const;
 
 /**
  * The goals of each REST configuration users run (not the ones shown for comparison), on the
- * judged figures: the median start-up, the window's means. The best beside each is an idle node on
- * the same runtime: no process of that node can start sooner or use less. (Memory's best used to be
- * that node with the bridge's packages imported; the bundle the bridge runs as now holds less than
- * the packages as installed, so that was no longer a floor: it stays in the cost table, for scale.)
+ * judged figures: the median start-up, the window's means. Beside each, an idle node on the same
+ * runtime and flags: no process of that node can start sooner or use less. The memory goals
+ * measure the bridge's increment above it; its own figure stands as the best, so the ratio is the
+ * increment's share of what any node holds.
  */
 export function leanGoals(configs: readonly ConfigResult[], idle: readonly IdleResult[]): Goal[] {
   return configs
@@ -27,6 +32,7 @@ export function leanGoals(configs: readonly ConfigResult[], idle: readonly IdleR
       const usage = usageOf(c.window?.samples ?? []);
       const floor = idle.find((i) => i.runtime.label === c.config.runtime.label);
       const floorUsage = usageOf(floor?.samples ?? []);
+      const increment = aboveIdle(usage, floorUsage);
       const firstState = percentile(
         c.startups.map((s) => s.firstStateMs),
         50,
@@ -47,15 +53,21 @@ export function leanGoals(configs: readonly ConfigResult[], idle: readonly IdleR
         ),
         unmeasured(
           atMost(
-            `anonymous RSS, ${c.label}`,
-            usage.anonMean,
-            LEAN_GOALS.anonBytes,
+            `anonymous RSS above an idle node, ${c.label}`,
+            increment.anonBytes,
+            LEAN_GOALS.anonAboveIdleBytes,
             mebibytes,
             floorUsage.anonMean,
           ),
         ),
         unmeasured(
-          atMost(`total RSS, ${c.label}`, usage.rssMean, LEAN_GOALS.rssBytes, mebibytes, floorUsage.rssMean),
+          atMost(
+            `total RSS above an idle node, ${c.label}`,
+            increment.rssBytes,
+            LEAN_GOALS.rssAboveIdleBytes,
+            mebibytes,
+            floorUsage.rssMean,
+          ),
         ),
         unmeasured(
           atMost(

@@ -31,22 +31,12 @@ const SETTLE_MS = 12_000;
 /** Dependencies only the MQTT mode imports: the REST bridge never loads them. */
 const MQTT_ONLY = new Set(["mqtt"]);
 
-/**
- * Dependencies whose root module cannot be imported (@noble/hashes' throws, to have each digest
- * imported alone): the modules of them that the bridge imports.
- */
-const IMPORTED_AS: Record<string, readonly string[]> = {
-  "@noble/hashes": ["@noble/hashes/sha2.js", "@noble/hashes/legacy.js"],
-};
-
 /** What the REST bridge imports of the runtime dependencies (package.json): all of them but MQTT's. */
 export async function restPackages(): Promise<string[]> {
   const manifest = JSON.parse(await readFile(join(benchRoot, "package.json"), "utf8")) as {
     dependencies?: Record<string, string>;
   };
-  return Object.keys(manifest.dependencies ?? {})
-    .filter((name) => !MQTT_ONLY.has(name))
-    .flatMap((name) => IMPORTED_AS[name] ?? [name]);
+  return Object.keys(manifest.dependencies ?? {}).filter((name) => !MQTT_ONLY.has(name));
 }
 
 /**

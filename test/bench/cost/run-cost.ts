@@ -6,7 +6,7 @@ import { ownChildrenRunning, type ProcSample } from "../real/proc-stats.js";
 import { imageMuslNode, imageNode, machineNode } from "../real/runtimes.js";
 import { hasWebAssembly } from "../real/webassembly.js";
 import { nodeBootTimes } from "./boot.js";
-import { bridgeConfigs } from "./configs.js";
+import { bridgeConfigs, plainRuntime } from "./configs.js";
 import { type IdleResult, restPackages, sampleIdleNode } from "./idle.js";
 import type { CostParams } from "./params.js";
 import { type ConfigResult, type CostRig, runConfig } from "./run-config.js";
@@ -26,14 +26,16 @@ export interface CostResult {
  * The compiled bridge, one configuration after the other, against the simulator (real time) and
  * one real Home Assistant: the REST configurations first, then Mosquitto and Home Assistant's MQTT
  * integration for the MQTT ones (set up later, so that the REST runs meet a Home Assistant without
- * it, as a REST user's is). Then an idle node on each runtime, for scale, bare and with the REST
- * bridge's packages imported.
+ * it, as a REST user's is). Then an idle node on each runtime (the image's Node with no flags
+ * too), the floor each bridge's increment is measured from, bare and with the REST bridge's
+ * packages imported. `eachFlag`: see bridgeConfigs.
  */
-export async function runCost(params: CostParams): Promise<CostResult> {
+export async function runCost(params: CostParams, eachFlag = false): Promise<CostResult> {
   await buildBridge();
   const machine = machineNode();
   const image = await imageNode();
   const imageMusl = await imageMuslNode();
+  const plain = plainRuntime(image);
   let ha: HomeAssistantInstance | undefined;
   let broker: MosquittoBroker | undefined;
   try {
@@ -46,7 +48,7 @@ export async function runCost(params: CostParams): Promise<CostResult> {
     // hass runs as a child of this process (its launcher execs it): the only one while this runs.
     const [haPid] = await ownChildrenRunning("bin/hass");
     const configs: ConfigResult[] = [];
-    for (const config of bridgeConfigs(machine, image, imageMusl)) {
+    for (const config of bridgeConfigs(machine, image, imageMusl, eachFlag)) {
       if (config.mode === "mqtt" && !rig.broker) {
         broker = await startMosquitto();
         await setUpMqttIntegration(ha, broker);
@@ -56,7 +58,7 @@ export async function runCost(params: CostParams): Promise<CostResult> {
     }
     const idle: IdleResult[] = [];
     const packages = await restPackages();
-    for (const runtime of [machine, image, imageMusl]) {
+    for (const runtime of [machine, image, imageMusl, plain]) {
       idle.push({
         runtime,
         webAssembly: await hasWebAssembly(runtime),

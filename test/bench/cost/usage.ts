@@ -30,3 +30,23 @@ export function usageOf(samples: readonly ProcSample[]): Usage {
     spanMs,
   };
 }
+
+/** What a bridge holds above an idle node of the same runtime and flags (means over each window). */
+export interface Increment {
+  anonBytes: number;
+  fileBytes: number;
+  rssBytes: number;
+}
+
+/**
+ * The bridge's own cost: an idle node already holds some 40 MiB (the node binary's pages, V8's
+ * heap), which no bridge can go below and no bridge's code decides; what the bridge adds above it
+ * is what the bridge's code and its measures decide.
+ */
+export function aboveIdle(bridge: Usage, idle: Usage): Increment {
+  return {
+    anonBytes: bridge.anonMean - idle.anonMean,
+    fileBytes: bridge.fileMean - idle.fileMean,
+    rssBytes: bridge.rssMean - idle.rssMean,
+  };
+}

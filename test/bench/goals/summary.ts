@@ -37,7 +37,9 @@ export function goalsSection(sections: readonly Section[]): Section | undefined 
       "best: for freshness, the figure perfect scheduling at the API's 30 requests a minute would give " +
         "(Request budget); for politeness, the hand-written `rest` sensors on the same token (Side by " +
         "side); for restarts, none but the bounds themselves (no 429, the bridge's own budget); for lean, an " +
-        "idle node on the same runtime (how soon any node runs its first line, its CPU, the memory it holds). " +
+        "idle node on the same runtime and flags (how soon any node runs its first line, its CPU, the memory " +
+        "it holds): the memory goals judge what the bridge holds above it, and the ratio is that increment's " +
+        "share of the idle node's own figure. " +
         "Each section tells how it measured.",
     ],
   };

@@ -1,4 +1,4 @@
-import { buildBridge as bundleBridge } from "../../../src/tools/build-bridge.js";
+import { buildBridge as bundleBridge } from "../../../src/build/build-bridge.js";
 
 let built: Promise<unknown> | undefined;
 

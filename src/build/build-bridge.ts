@@ -3,19 +3,16 @@
 // src/main.ts and the health check, each bundled by esbuild with what it imports (the packages
 // too) into a few ES modules: main.js, health/check.js and the chunks they share. So the image's
 // final stage installs no package (no node_modules: nothing there that the bridge does not run),
-// and a start reads a few files instead of some two hundred: loading the bridge and refusing a bad
-// configuration took 0.11 s and 57 MiB at its peak against 0.18 s and 66 MiB for the same code as
-// separate files (farm-bench, the two in turn, on 2026-11-25). Steady memory did not move
-// measurably (README's cost table). The MQTT publisher is a chunk of its own, loaded only when
-// MQTT is configured, as the dynamic import in src/ha/index.ts asks. Type checking stays with
-// `npm run typecheck`: esbuild only strips the types.
+// and a start reads a few files instead of some two hundred. The MQTT publisher is a chunk of its
+// own, loaded only when MQTT is configured, as the dynamic import in src/ha/index.ts asks. Type
+// checking stays with `npm run typecheck`: esbuild only strips the types. What each of these
+// choices saves, and the test that holds it: the ledger, src/build/README.md.
 import { rm } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build, type Metafile } from "esbuild";
 import { EXIT_FAILURE, EXIT_OK } from "../exit-codes.js";
 import { bundleStandIns } from "./bundle-stand-ins.js";
-import { llhttpWasmFiles } from "./llhttp-wasm-files.js";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -29,7 +26,8 @@ const ENTRY_POINTS = {
 };
 
 // Some bundled packages are CommonJS and use what Node gives CommonJS files only: require() for
-// Node's own modules, and __filename (write-file-atomic names its temporary files with it).
+// Node's own modules, __filename (write-file-atomic names its temporary files with it) and
+// __dirname (where pino would look for its transports' workers, which the bridge never starts).
 export const COMMONJS_GLOBALS = [
   'import { createRequire as bundleCreateRequire } from "node:module";',
   'import { fileURLToPath as bundleFileURLToPath } from "node:url";',
@@ -61,9 +59,8 @@ export async function buildBridge(outdir: string = DEFAULT_OUTDIR): Promise<Meta
     minifySyntax: true,
     metafile: true,
     logLevel: "warning",
-    // Node's modules that packages require for what the bridge never does (bundle-stand-ins.ts);
-    // undici's HTTP parser as .wasm files, not base64 in the source (llhttp-wasm-files.ts).
-    plugins: [bundleStandIns(), llhttpWasmFiles()],
+    // Node's modules that packages require for what the bridge never does (bundle-stand-ins.ts).
+    plugins: [bundleStandIns()],
   });
   return result.metafile;
 }
