@@ -11,6 +11,7 @@ import { buildDashboard, dashboardPlace } from "../ha/dashboard/build-dashboard.
 import { childrenInStates, type PublishedState } from "../ha/dashboard/children-in-states.js";
 import { writeDashboard } from "../ha/dashboard/dashboard-writer.js";
 import { contractNames, EntityNames } from "../ha/entity-names.js";
+import { textsFor } from "../ha/texts/texts.js";
 import { createLogger } from "../log/logger.js";
 
 export const dashboardUsage = `Usage: npm run dashboard -- [--help]
@@ -80,11 +81,13 @@ export async function main(argv: readonly string[], io: DashboardIo): Promise<nu
       );
       return EXIT_FAILURE;
     }
-    const place = dashboardPlace(contractNames);
+    // In Home Assistant's language, as the bridge writes it.
+    const { texts } = textsFor(connection.language);
+    const place = dashboardPlace(contractNames, texts);
     const outcome = await writeDashboard(
       connection,
       place,
-      buildDashboard({ names: contractNames, children, mode }),
+      buildDashboard({ names: contractNames, texts, children, mode }),
     );
     const names = children.map((child) => child.firstName).join(", ");
     if (outcome === "changed_by_user") {
