@@ -100,7 +100,7 @@ export function unreadableText(texts: Texts, firstName: string, reasonFrom: stri
     `{%- set kind = state_attr(${literal(reasonFrom)}, "reason_kind") -%}`,
     `{%- set advice = ${dict(byKind)} -%}`,
     `<ha-alert alert-type="{{ "info" if kind == "rules_not_synced" else "warning" }}"` +
-      ` title="${nameOf(firstName)}: {{ reason or ${literal(words.not_read_yet)} }}">`,
+      ` title="${fill(words.child_reason, { child: nameOf(firstName), reason: `{{ reason or ${literal(words.not_read_yet)} }}` })}">`,
     `{{ advice.get(kind, ${literal(words.not_published_yet)}) }}`,
     "</ha-alert>",
   ].join("\n");

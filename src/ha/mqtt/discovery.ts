@@ -49,9 +49,9 @@ const origin = (context: DiscoveryContext) => ({
 
 const bridgeDevice = (context: DiscoveryContext) => ({
   identifiers: [BRIDGE_NODE],
-  name: "Reward Facts bridge",
+  name: context.texts.devices.bridge_name,
   manufacturer: "Household Reward Facts",
-  model: "Bridge",
+  model: context.texts.devices.bridge_model,
   sw_version: context.bridgeVersion,
 });
 
@@ -94,7 +94,7 @@ export function childDiscovery(child: ChildIdentity, context: DiscoveryContext):
     identifiers: [node],
     name: child.firstName,
     manufacturer: "Household Reward Facts",
-    model: "Child",
+    model: context.texts.devices.child_model,
     via_device: BRIDGE_NODE,
   };
   // An entity is available while the bridge runs and the child's facts can be read.

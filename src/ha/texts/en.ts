@@ -22,6 +22,11 @@ export const en = {
     read_status: "Read status",
     journal: "Journal",
   },
+  devices: {
+    bridge_name: "Reward Facts bridge",
+    bridge_model: "Bridge",
+    child_model: "Child",
+  },
   bridge: {
     status: "Reward Facts status",
     status_on_device: "Status",
@@ -81,6 +86,8 @@ export const en = {
     behavior_rejected: "not this time",
     other_home_title: "At the other home today",
     other_home_body: "{child}'s minutes and points are counted there today: nothing to do here.",
+    /** The title of a child's box when she cannot be read. */
+    child_reason: "{child}: {reason}",
     not_read_yet: "not read yet",
     not_published_yet: "The bridge has not published this child's day yet, or is not running.",
     advice_rules_not_synced:

@@ -20,6 +20,11 @@ export const fr: Texts = {
     read_status: "État de lecture",
     journal: "Journal",
   },
+  devices: {
+    bridge_name: "Pont Reward Facts",
+    bridge_model: "Pont",
+    child_model: "Enfant",
+  },
   bridge: {
     status: "État de Reward Facts",
     status_on_device: "État",
@@ -78,6 +83,8 @@ export const fr: Texts = {
     other_home_title: "Chez l'autre parent aujourd'hui",
     other_home_body:
       "Les minutes et les points de {child} sont comptés là-bas aujourd'hui : rien à faire ici.",
+    /** The title of a child's box when she cannot be read. */
+    child_reason: "{child} : {reason}",
     not_read_yet: "pas encore lu",
     not_published_yet: "Le pont n'a pas encore publié la journée de cet enfant, ou ne tourne pas.",
     advice_rules_not_synced:
