@@ -1,5 +1,6 @@
 // The entities the bridge publishes, once, for both ways of publishing them (REST-made states and
-// MQTT discovery): ids as the contract fixes them, names, icons, device and state classes, units.
+// MQTT discovery): ids as the contract fixes them, icons, device and state classes, units. Their
+// names are in the household's language (texts/).
 
 export type ChildEntityKind =
   | "minutes_remaining"
@@ -17,8 +18,6 @@ export type ChildEntityKind =
 
 export interface EntityDefinition {
   component: "sensor" | "binary_sensor";
-  /** Shown after the child's name: "Léa minutes remaining". */
-  name: string;
   icon: string;
   deviceClass?: string;
   unit?: string;
@@ -30,46 +29,41 @@ export interface EntityDefinition {
 const minutes = { deviceClass: "duration", unit: "min", stateClass: "measurement" } as const;
 
 export const childEntityDefinitions: Record<ChildEntityKind, EntityDefinition> = {
-  minutes_remaining: { component: "sensor", name: "minutes remaining", icon: "mdi:timer-sand", ...minutes },
+  minutes_remaining: { component: "sensor", icon: "mdi:timer-sand", ...minutes },
   minutes_unlocked: {
     component: "sensor",
-    name: "minutes unlocked",
     icon: "mdi:lock-open-variant",
     ...minutes,
   },
-  minutes_consumed: { component: "sensor", name: "minutes consumed", icon: "mdi:timer-check", ...minutes },
-  points: { component: "sensor", name: "points", icon: "mdi:star-circle", stateClass: "measurement" },
-  streak: { component: "sensor", name: "streak", icon: "mdi:fire", unit: "d", stateClass: "measurement" },
+  minutes_consumed: { component: "sensor", icon: "mdi:timer-check", ...minutes },
+  points: { component: "sensor", icon: "mdi:star-circle", stateClass: "measurement" },
+  streak: { component: "sensor", icon: "mdi:fire", unit: "d", stateClass: "measurement" },
   session_ends_at: {
     component: "sensor",
-    name: "session ends at",
     icon: "mdi:timer-alert",
     deviceClass: "timestamp",
   },
   session_running: {
     component: "binary_sensor",
-    name: "session running",
     icon: "mdi:television-play",
     deviceClass: "running",
   },
-  my_day: { component: "binary_sensor", name: "my day", icon: "mdi:home-heart" },
+  my_day: { component: "binary_sensor", icon: "mdi:home-heart" },
   period: {
     component: "sensor",
-    name: "period",
     icon: "mdi:calendar-today",
     deviceClass: "enum",
     options: ["school", "holiday", "weekend"],
   },
-  consumable_today: { component: "binary_sensor", name: "consumable today", icon: "mdi:gamepad-variant" },
-  mandatory_ok: { component: "binary_sensor", name: "mandatory done", icon: "mdi:check-decagram" },
-  behaviors: { component: "sensor", name: "behaviors validated", icon: "mdi:format-list-checks" },
+  consumable_today: { component: "binary_sensor", icon: "mdi:gamepad-variant" },
+  mandatory_ok: { component: "binary_sensor", icon: "mdi:check-decagram" },
+  behaviors: { component: "sensor", icon: "mdi:format-list-checks" },
 };
 
 export const childEntityKinds = Object.keys(childEntityDefinitions) as ChildEntityKind[];
 
 export const statusDefinition: EntityDefinition = {
   component: "sensor",
-  name: "Reward Facts status",
   icon: "mdi:bridge",
 };
 

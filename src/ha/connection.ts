@@ -33,6 +33,8 @@ export interface HaConnectionOptions {
   requireAdmin: boolean;
   /** Called after every (re)connection once Core is RUNNING, before the link counts as ready. */
   onRunning: () => Promise<void>;
+  /** Called when Home Assistant's general settings change (its language, its time zone…). */
+  onConfigUpdated?: () => void;
   /**
    * Called when the link drops: Home Assistant stopped, died, or the network failed. Which one
    * cannot be told: Core ends its websocket connections on its stop event before it would forward
@@ -119,6 +121,7 @@ export class HaConnection {
       pongTimeoutMs: 10_000,
       retryFirstConnect: true,
       onDisconnected: () => {},
+      onConfigUpdated: () => {},
       ...options,
     };
     this.#reachability = new Reachability({ url: options.url, token: options.token, logger: options.logger });
@@ -160,6 +163,7 @@ export class HaConnection {
       setTimeout(() => this.#conn?.reconnect(true), 60_000).unref();
     });
     await conn.subscribeEvents(() => void this.#onConnected(), "homeassistant_started");
+    await conn.subscribeEvents(() => void this.#readConfigAgain(), "core_config_updated");
     this.#startHeartbeat();
     void this.#onConnected();
   }
@@ -167,6 +171,11 @@ export class HaConnection {
   /** The household's time zone as Home Assistant knows it, once connected. */
   get timeZone(): string | undefined {
     return this.#config?.time_zone;
+  }
+
+  /** Home Assistant's language (`en`, `fr`, `pt-BR`…), once connected. */
+  get language(): string | undefined {
+    return this.#config?.language;
   }
 
   get ready(): boolean {
@@ -266,6 +275,18 @@ export class HaConnection {
       this.#setReady(true);
     } catch (error) {
       this.#o.logger.debug({ err: error }, "Home Assistant not ready yet");
+    }
+  }
+
+  /** Home Assistant's general settings changed: read them again, and say so. */
+  async #readConfigAgain(): Promise<void> {
+    try {
+      const config = await this.command<HassConfig>({ type: "get_config" });
+      if (this.#closed) return;
+      this.#config = config;
+      this.#o.onConfigUpdated();
+    } catch (error) {
+      this.#o.logger.debug({ err: error }, "Home Assistant's settings could not be read again");
     }
   }
 

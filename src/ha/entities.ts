@@ -1,6 +1,5 @@
 import type { Behavior, Today } from "../api/schemas.js";
 import type { BridgeState, EngineStatus, UnavailableReason } from "../engine/sink.js";
-import { reasonText } from "../engine/unavailable-reason.js";
 import {
   type ChildEntityKind,
   childEntityDefinitions,
@@ -9,6 +8,7 @@ import {
   statusDefinition,
 } from "./catalogue.js";
 import type { EntityNames } from "./entity-names.js";
+import type { Texts } from "./texts/texts.js";
 
 export { childEntityKinds } from "./catalogue.js";
 export { childEntityId, STATUS_ENTITY_ID } from "./entity-names.js";
@@ -54,14 +54,15 @@ function isoTime(ms: number): string {
   return new Date(ms).toISOString().replace(/\.\d{3}Z$/, "+00:00");
 }
 
-/** A child's entities under one naming. */
+/** A child's entities under one naming, in the household's language. */
 interface ChildNaming {
   names: EntityNames;
+  texts: Texts;
   child: ChildIdentity;
 }
 
 function entity(
-  { names, child }: ChildNaming,
+  { names, texts, child }: ChildNaming,
   kind: ChildEntityKind,
   state: string,
   attributes: Attributes = {},
@@ -76,7 +77,7 @@ function entity(
       ...attributes,
       child_id: child.id,
       child_name: child.firstName,
-      friendly_name: `${child.firstName} ${def.name}`,
+      friendly_name: `${child.firstName} ${texts.entities[kind]}`,
       icon: def.icon,
     },
   };
@@ -98,12 +99,13 @@ function behaviorItems(behaviors: readonly Behavior[]) {
  */
 export function childEntities(
   names: EntityNames,
+  texts: Texts,
   child: ChildIdentity,
   today: Today,
   readAt: number,
 ): EntityState[] {
   const lastRead = isoTime(readAt);
-  return todayEntities({ names, child }, today).map((state) => ({
+  return todayEntities({ names, texts, child }, today).map((state) => ({
     ...state,
     attributes: { ...state.attributes, last_read: lastRead },
   }));
@@ -166,40 +168,52 @@ function todayEntities(child: ChildNaming, today: Today): EntityState[] {
 }
 
 /**
- * Every entity of a child whose facts cannot be read, with the reason, and when they were last
- * read (null if never in this run).
+ * Every entity of a child whose facts cannot be read, with the reason (in words, and as a kind an
+ * automation can test), and when they were last read (null if never in this run).
  */
 export function unavailableChildEntities(
   names: EntityNames,
+  texts: Texts,
   child: ChildIdentity,
   reason: UnavailableReason,
   lastReadAt?: number,
 ): EntityState[] {
-  const attributes = { reason: reasonText(reason), last_read: lastReadAt ? isoTime(lastReadAt) : null };
-  return childEntityKinds.map((kind) => entity({ names, child }, kind, "unavailable", attributes));
+  const attributes = {
+    reason: texts.reasons[reason],
+    reason_kind: reason,
+    last_read: lastReadAt ? isoTime(lastReadAt) : null,
+  };
+  return childEntityKinds.map((kind) => entity({ names, texts, child }, kind, "unavailable", attributes));
 }
 
 /** The status while the entities cannot be published at all (the MQTT broker refused the bridge). */
-export function refusedStatusEntity(names: EntityNames, reason: string): EntityState {
+export function refusedStatusEntity(names: EntityNames, texts: Texts, reason: string): EntityState {
   return {
     entityId: names.status,
     state: "broker_refused",
     attributes: {
+      message: texts.status.broker_refused,
       last_error: reason.slice(0, MAX_STATE_LENGTH),
-      friendly_name: statusDefinition.name,
+      friendly_name: texts.bridge.status,
       icon: statusDefinition.icon,
     },
   };
 }
 
 /** The bridge's own status sensor. `haDegraded` is the publisher's own judgement. */
-export function statusEntity(names: EntityNames, status: EngineStatus, haDegraded = false): EntityState {
+export function statusEntity(
+  names: EntityNames,
+  texts: Texts,
+  status: EngineStatus,
+  haDegraded = false,
+): EntityState {
   const state: BridgeState | "ha_degraded" =
     haDegraded && status.state === "ok" ? "ha_degraded" : status.state;
   return {
     entityId: names.status,
     state,
     attributes: {
+      message: texts.status[state],
       requests_last_minute: status.requestsLastMinute,
       budget_per_minute: status.budgetPerMinute,
       demand_per_minute: status.demandPerMinute,
@@ -209,7 +223,7 @@ export function statusEntity(names: EntityNames, status: EngineStatus, haDegrade
       rate_limited_count: status.rateLimitedCount,
       last_error: status.lastError?.slice(0, MAX_STATE_LENGTH) ?? null,
       last_turn: status.lastTurnAt ? isoTime(status.lastTurnAt) : null,
-      friendly_name: statusDefinition.name,
+      friendly_name: texts.bridge.status,
       icon: statusDefinition.icon,
     },
   };

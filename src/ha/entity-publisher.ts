@@ -5,6 +5,7 @@ import type { HaConnection } from "./connection.js";
 import type { ChildIdentity, EntityState } from "./entities.js";
 import type { EntityNames } from "./entity-names.js";
 import type { StateWriter } from "./state-writer.js";
+import type { Texts } from "./texts/texts.js";
 
 /** What a way of publishing entities can use of the Home Assistant link. */
 export interface HomeAssistantParts {
@@ -13,6 +14,8 @@ export interface HomeAssistantParts {
   logger: Logger;
   /** The ids entities and the event are given: the contract's, or the demo's. */
   names: EntityNames;
+  /** The texts in the household's language (Home Assistant's), as they are now. */
+  texts: () => Texts;
 }
 
 export type EntityPublisherFactory = (parts: HomeAssistantParts) => EntityPublisher;

@@ -23,6 +23,7 @@ import { brokerNotice, type PersistentNotice, tokenNotice } from "./notification
 import { RestEntities } from "./rest/rest-entities.js";
 import { SettledSlugs, type SlugMemory } from "./settled-slugs.js";
 import { StateWriter } from "./state-writer.js";
+import { HouseholdLanguage } from "./texts/household-language.js";
 
 export interface HaSinkOptions {
   url: string;
@@ -87,9 +88,12 @@ export class HaSink implements Sink {
   #status: EngineStatus | undefined;
   #lastWriteFailure = 0;
   readonly #opening: AbortSignal | undefined;
+  /** Home Assistant's language, which the bridge's texts follow. */
+  readonly #language: HouseholdLanguage;
 
   constructor(options: HaSinkOptions) {
     this.#logger = options.logger;
+    this.#language = new HouseholdLanguage(options.logger);
     this.#names = options.names ?? contractNames;
     this.#removeOnStop = options.removeOnStop ?? false;
     this.#opening = options.signal;
@@ -108,19 +112,22 @@ export class HaSink implements Sink {
       heartbeatMs: options.heartbeatMs ?? 30_000,
       pongTimeoutMs: options.pongTimeoutMs ?? 10_000,
       onRunning: () => this.#onRunning(),
+      onConfigUpdated: () => void this.#followLanguage(),
       // Every drop, a clean stop too (connection.ts): facts answered just before may be owed.
       onDisconnected: () => {
         this.#noticesLive = false;
         this.#events.dropped();
       },
     });
+    const texts = () => this.#language.texts;
     const parts = {
       connection: this.#connection,
       states: this.#states,
       logger: options.logger,
       names: this.#names,
+      texts,
     };
-    this.#entities = (options.entities ?? ((ha) => new RestEntities(ha.states, ha.names)))(parts);
+    this.#entities = (options.entities ?? ((ha) => new RestEntities(ha)))(parts);
     this.#events = new EventDeliverer({
       connection: this.#connection,
       entities: this.#entities,
@@ -134,13 +141,15 @@ export class HaSink implements Sink {
           link: this.#connection,
           logger: options.logger,
           names: this.#names,
+          texts,
           mode: () => this.#entities.mode,
         })
       : undefined;
     const call = (domain: string, service: string, data: Record<string, unknown>) =>
       this.#states.callService(domain, service, data);
-    this.#tokenNotice = tokenNotice(call, options.logger);
-    this.#brokerNotice = brokerNotice(call, options.logger);
+    const language = { texts, moment: (at: number) => this.#language.moment(at, this.#connection.timeZone) };
+    this.#tokenNotice = tokenNotice(call, options.logger, language);
+    this.#brokerNotice = brokerNotice(call, options.logger, language);
   }
 
   /**
@@ -191,7 +200,10 @@ export class HaSink implements Sink {
     this.#lastReads.set(child.id, readAt);
     const identity = this.#identity(child);
     await this.#publishing(() =>
-      this.#entities.publishChild(identity, childEntities(this.#names, identity, today, readAt)),
+      this.#entities.publishChild(
+        identity,
+        childEntities(this.#names, this.#language.texts, identity, today, readAt),
+      ),
     );
   }
 
@@ -210,7 +222,7 @@ export class HaSink implements Sink {
     const lastFailure = Math.max(this.#lastWriteFailure, this.#events.lastRefusal);
     const degraded = Date.now() - lastFailure < DEGRADED_WINDOW_MS;
     await this.#publishing(() =>
-      this.#entities.publishStatus(statusEntity(this.#names, status, degraded), status),
+      this.#entities.publishStatus(statusEntity(this.#names, this.#language.texts, status, degraded), status),
     );
     if (this.#noticesLive) await this.#tokenNotice.show(status.state === "token_invalid");
   }
@@ -290,6 +302,7 @@ export class HaSink implements Sink {
 
   /** After every (re)connection, before facts flow: the records, every state, the notifications. */
   async #onRunning(): Promise<void> {
+    this.#language.follow(this.#connection.language);
     // Home Assistant may have restarted and lost a helper created just before.
     this.#events.records.reset();
     // Nor is it known which notifications it shows: Home Assistant may have restarted (they are
@@ -307,7 +320,7 @@ export class HaSink implements Sink {
       // Nothing can be published the chosen way: the status says so (as a REST-made state, the
       // one way left) and a notification tells what to fix; facts wait, nothing is lost.
       await this.#publishing(async () => {
-        await this.#states.write([refusedStatusEntity(this.#names, refusal)]);
+        await this.#states.write([refusedStatusEntity(this.#names, this.#language.texts, refusal)]);
       });
       await this.#brokerNotice.show(true);
       await this.#showTokenNotice();
@@ -342,6 +355,20 @@ export class HaSink implements Sink {
     // The broker accepted the bridge (or there is none): its notification has no cause left.
     await this.#brokerNotice.show(false);
     await this.#showTokenNotice();
+  }
+
+  /**
+   * Home Assistant's general settings changed: when its language did, everything the bridge wrote
+   * in words is written again in the new one (entity names through MQTT discovery; REST-made
+   * states at their next reading; the status, the dashboard, a notification shown).
+   */
+  async #followLanguage(): Promise<void> {
+    if (!this.#language.follow(this.#connection.language) || !this.#connection.ready) return;
+    await this.#publishing(() => this.#entities.republish());
+    if (this.#status) await this.publishStatus(this.#status);
+    await this.#tokenNotice.reword();
+    await this.#brokerNotice.reword();
+    await this.#keepDashboard();
   }
 
   /** The token's notification as the status says; before any status, the first publish does it. */

@@ -1,4 +1,5 @@
 import type { Logger } from "../log/logger.js";
+import { fill, type Texts } from "./texts/texts.js";
 
 export const TOKEN_NOTIFICATION_ID = "reward_facts_token";
 export const BROKER_NOTIFICATION_ID = "reward_facts_mqtt";
@@ -6,10 +7,10 @@ export const BROKER_NOTIFICATION_ID = "reward_facts_mqtt";
 /** Calls a Home Assistant service (REST or websocket, whichever the publisher has). */
 export type ServiceCaller = (domain: string, service: string, data: Record<string, unknown>) => Promise<void>;
 
-interface NoticeText {
+/** What a notice says, worded when it is raised: in the household's language, with the moment it began. */
+export interface NoticeWording {
   id: string;
-  title: string;
-  message: string;
+  words(since: number): { title: string; message: string };
 }
 
 /**
@@ -21,7 +22,7 @@ interface NoticeText {
  * transitions. Updates go one at a time, in the order asked.
  */
 export class PersistentNotice {
-  readonly #text: NoticeText;
+  readonly #text: NoticeWording;
   readonly #call: ServiceCaller;
   readonly #logger: Logger;
   /** What Home Assistant shows, as far as known; undefined until an update succeeds. */
@@ -30,7 +31,10 @@ export class PersistentNotice {
   #epoch = 0;
   #queue: Promise<void> = Promise.resolve();
 
-  constructor(text: NoticeText, call: ServiceCaller, logger: Logger) {
+  /** When the cause began, as far as this run knows: the notice says since when. */
+  #since: number | undefined;
+
+  constructor(text: NoticeWording, call: ServiceCaller, logger: Logger) {
     this.#text = text;
     this.#call = call;
     this.#logger = logger;
@@ -40,6 +44,17 @@ export class PersistentNotice {
   reset(): void {
     this.#shown = undefined;
     this.#epoch++;
+  }
+
+  /** The household's language changed: a notice shown is written again in it. */
+  reword(): Promise<void> {
+    const update = this.#queue.then(async () => {
+      if (this.#shown !== true) return;
+      this.#shown = undefined;
+      await this.#update(true);
+    });
+    this.#queue = update;
+    return update;
   }
 
   show(wanted: boolean): Promise<void> {
@@ -53,10 +68,16 @@ export class PersistentNotice {
     const epoch = this.#epoch;
     try {
       if (wanted) {
-        const { id, title, message } = this.#text;
-        await this.#call("persistent_notification", "create", { notification_id: id, title, message });
+        this.#since ??= Date.now();
+        const { title, message } = this.#text.words(this.#since);
+        await this.#call("persistent_notification", "create", {
+          notification_id: this.#text.id,
+          title,
+          message,
+        });
       } else {
         await this.#call("persistent_notification", "dismiss", { notification_id: this.#text.id });
+        this.#since = undefined;
       }
       if (epoch === this.#epoch) this.#shown = wanted;
     } catch (error) {
@@ -68,16 +89,21 @@ export class PersistentNotice {
   }
 }
 
+/** The texts and how to write a moment, as they are now (the household's language may change). */
+export interface NoticeLanguage {
+  texts: () => Texts;
+  moment: (at: number) => string;
+}
+
 /** The API token was refused: shown while the status is `token_invalid`. */
-export function tokenNotice(call: ServiceCaller, logger: Logger): PersistentNotice {
+export function tokenNotice(call: ServiceCaller, logger: Logger, language: NoticeLanguage): PersistentNotice {
   return new PersistentNotice(
     {
       id: TOKEN_NOTIFICATION_ID,
-      title: "Reward Facts: API token rejected",
-      message:
-        "The Household Reward Facts API no longer accepts the token (revoked or unknown). " +
-        "Create a new token in the app (Settings → household → API and home automation), " +
-        "then put it in the add-on's `api_token` option (or `REWARD_FACTS_API_TOKEN`) and restart.",
+      words: (since) => {
+        const { token_title, token_message } = language.texts().notifications;
+        return { title: token_title, message: fill(token_message, { since: language.moment(since) }) };
+      },
     },
     call,
     logger,
@@ -85,16 +111,18 @@ export function tokenNotice(call: ServiceCaller, logger: Logger): PersistentNoti
 }
 
 /** The MQTT broker refused the bridge's credentials. */
-export function brokerNotice(call: ServiceCaller, logger: Logger): PersistentNotice {
+export function brokerNotice(
+  call: ServiceCaller,
+  logger: Logger,
+  language: NoticeLanguage,
+): PersistentNotice {
   return new PersistentNotice(
     {
       id: BROKER_NOTIFICATION_ID,
-      title: "Reward Facts: the MQTT broker refused the bridge",
-      message:
-        "The MQTT broker refused the bridge's user and password, so no entity can be published. " +
-        "Standalone: check MQTT_USERNAME and MQTT_PASSWORD (a user of the broker), then restart the bridge. " +
-        "In the add-on: restart it (the Supervisor gives it a user of the Mosquitto broker add-on), " +
-        "or set its `publish` option to `rest`.",
+      words: (since) => {
+        const { broker_title, broker_message } = language.texts().notifications;
+        return { title: broker_title, message: fill(broker_message, { since: language.moment(since) }) };
+      },
     },
     call,
     logger,

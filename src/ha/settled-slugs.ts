@@ -1,6 +1,6 @@
 import type { ChildRef } from "../engine/sink.js";
 import type { Logger } from "../log/logger.js";
-import { foldToSlug } from "./slugs.js";
+import { type Fold, idSlug, loadFold, newSlugs } from "./slugs.js";
 
 /*
  * A child's slug (the `<child>` of her entity ids, and her facts' `child`) is settled when the
@@ -25,15 +25,16 @@ export class SettledSlugs {
   /** Every child ever settled, followed now or not: a slug once given is never given again. */
   #settled = new Map<string, string>();
   #loaded = false;
+  #fold: Fold | undefined;
 
   constructor(memory: SlugMemory | undefined, logger: Logger) {
     this.#memory = memory;
     this.#logger = logger;
   }
 
-  /** The child's settled slug; before it is settled, what settling would most likely give. */
+  /** The child's settled slug; before it is settled (Home Assistant not asked yet), one from her id. */
   slugOf(child: ChildRef): string {
-    return this.#settled.get(child.id) ?? foldToSlug(child.firstName);
+    return this.#settled.get(child.id) ?? idSlug(child.id);
   }
 
   /**
@@ -65,14 +66,10 @@ export class SettledSlugs {
         taken.add(slug);
       } else fresh.push(child);
     }
-    const bases = fresh.map((child) => foldToSlug(child.firstName));
-    fresh.forEach((child, index) => {
-      const base = bases[index] as string;
-      const shared = taken.has(base) || bases.filter((other) => other === base).length > 1;
-      const slug = shared ? withIdSuffix(base, child.id, taken) : base;
-      this.#settled.set(child.id, slug);
-      taken.add(slug);
-    });
+    if (fresh.length > 0) {
+      this.#fold ??= await loadFold();
+      for (const [id, slug] of newSlugs(this.#fold, fresh, taken)) this.#settled.set(id, slug);
+    }
     await this.#save();
   }
 
@@ -100,14 +97,4 @@ export class SettledSlugs {
       this.#logger.warn({ err: error }, "the children's settled entity ids could not be saved");
     }
   }
-}
-
-/** `base_` and the first characters of the id (four, more only when those are taken too). */
-function withIdSuffix(base: string, childId: string, taken: ReadonlySet<string>): string {
-  const key = childId.toLowerCase().replace(/[^a-z0-9]/g, "");
-  for (let length = 4; length <= key.length; length++) {
-    const slug = `${base}_${key.slice(0, length)}`;
-    if (!taken.has(slug)) return slug;
-  }
-  return `${base}_${key}`;
 }

@@ -89,6 +89,7 @@ describe("the add-on repository bundle", () => {
     "DOCS.md",
     "CHANGELOG.md",
     "translations/en.yaml",
+    "translations/fr.yaml",
     "apparmor.txt",
     "icon.png",
     "logo.png",

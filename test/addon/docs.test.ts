@@ -22,6 +22,7 @@ import {
 import { contractNames } from "../../src/ha/entity-names.js";
 import { EVENT_TYPE, eventData } from "../../src/ha/event-data.js";
 import { BROKER_NOTIFICATION_ID, TOKEN_NOTIFICATION_ID } from "../../src/ha/index.js";
+import { en } from "../../src/ha/texts/en.js";
 import { sampleCalmDay, sampleToday } from "../support/facts.js";
 import { readText, repoRoot } from "./supervisor-rules.js";
 
@@ -83,10 +84,10 @@ describe("DOCS.md", () => {
 
   it("documents every attribute the entities carry", () => {
     const states = [
-      ...childEntities(contractNames, child, myDay, Date.now()),
-      ...childEntities(contractNames, child, calmDay, Date.now()),
-      ...unavailableChildEntities(contractNames, child, "api_unreachable"),
-      statusEntity(contractNames, {
+      ...childEntities(contractNames, en, child, myDay, Date.now()),
+      ...childEntities(contractNames, en, child, calmDay, Date.now()),
+      ...unavailableChildEntities(contractNames, en, child, "api_unreachable"),
+      statusEntity(contractNames, en, {
         state: "ok",
         requestsLastMinute: 3,
         budgetPerMinute: 27,
@@ -176,7 +177,7 @@ describe("DOCS.md", () => {
     expect(card).toEqual(
       childCards(
         { slug: "lea", firstName: "Léa" },
-        { names: contractNames, mode: "mqtt", gaugeMax: DEFAULT_GAUGE_MAX },
+        { names: contractNames, texts: en, mode: "mqtt", gaugeMax: DEFAULT_GAUGE_MAX },
       ),
     );
   });

@@ -67,11 +67,13 @@ describe("the add-on's images", () => {
         "addon/screenshots/dashboard-ordinary-day.png",
         "addon/screenshots/dashboard-phone.png",
         "addon/screenshots/device-page-mqtt.png",
+        "addon/screenshots/device-page-mqtt-fr.png",
       ]),
     );
     // The widths of the browser tests' windows: a desktop's 1280, a phone's 390.
     expect(decodePng("addon/screenshots/dashboard-ordinary-day.png").width).toBe(1280);
     expect(decodePng("addon/screenshots/dashboard-phone.png")).toMatchObject({ width: 390, height: 844 });
     expect(decodePng("addon/screenshots/device-page-mqtt.png").width).toBe(1280);
+    expect(decodePng("addon/screenshots/device-page-mqtt-fr.png").width).toBe(1280);
   });
 });

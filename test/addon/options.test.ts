@@ -1,11 +1,15 @@
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../../src/config/load-config.js";
 import { optionsSchema } from "../../src/config/options-schema.js";
+import { languages } from "../../src/ha/texts/texts.js";
 import {
   type OptionType,
   parseOptionType,
   readManifest,
   readYaml,
+  repoRoot,
   validateLikeSupervisor,
 } from "./supervisor-rules.js";
 
@@ -13,9 +17,8 @@ import {
 // cannot read zod); these tests keep the two in step, reading the zod side by behaviour.
 
 const manifest = readManifest();
-const translations = readYaml("addon/translations/en.yaml") as {
-  configuration?: Record<string, { name?: unknown; description?: unknown }>;
-};
+/** The options form in each language: `en.yaml`, `fr.yaml`… */
+const translationFiles = readdirSync(join(repoRoot, "addon/translations")).sort();
 const optionNames = Object.keys(optionsSchema.shape);
 const required = { api_token: "rf_api_test_0123456789abcdef", api_base_url: "https://api.example.com/v1" };
 
@@ -90,7 +93,11 @@ describe("config.yaml's options and the bridge's options schema", () => {
   });
 });
 
-describe("the options form", () => {
+describe.each(translationFiles)("the options form, %s", (file) => {
+  const translations = readYaml(`addon/translations/${file}`) as {
+    configuration?: Record<string, { name?: unknown; description?: unknown }>;
+  };
+
   it.each(optionNames)("names and describes %s", (key) => {
     const entry = translations.configuration?.[key];
     expect(typeof entry?.name).toBe("string");
@@ -101,6 +108,12 @@ describe("the options form", () => {
   it("translates no option that does not exist", () => {
     expect(Object.keys(translations.configuration ?? {}).sort()).toEqual([...optionNames].sort());
   });
+});
+
+it("has an options form in each language the bridge speaks", () => {
+  expect(translationFiles.map((file) => file.replace(/\.yaml$/, "")).sort()).toEqual(
+    Object.keys(languages).sort(),
+  );
 });
 
 describe("options.json as the Supervisor writes it", () => {

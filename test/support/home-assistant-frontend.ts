@@ -112,6 +112,8 @@ async function finishOnboarding(
 export interface FrontendPageOptions {
   width: number;
   height: number;
+  /** The browser's language, which the frontend speaks (British English unless told). */
+  locale?: string;
 }
 
 /**
@@ -128,9 +130,9 @@ export async function openFrontend(
   viewport: FrontendPageOptions,
 ): Promise<Page> {
   const context = await browser.newContext({
-    viewport,
+    viewport: { width: viewport.width, height: viewport.height },
     deviceScaleFactor: 1,
-    locale: "en-GB",
+    locale: viewport.locale ?? "en-GB",
     timezoneId: BROWSER_TIME_ZONE,
   });
   // Before any script of the page runs: the frontend reads its tokens at start.

@@ -1,4 +1,5 @@
 import { CONTRACT_PREFIX, type EntityNames } from "../entity-names.js";
+import type { Texts } from "../texts/texts.js";
 import { bridgeStatusText } from "./card-text.js";
 import { type ChildCardOptions, childCards, type DashboardChild } from "./child-cards.js";
 import { conditional, type LovelaceConfig } from "./lovelace.js";
@@ -7,6 +8,8 @@ import { conditional, type LovelaceConfig } from "./lovelace.js";
 
 export interface DashboardInput {
   names: EntityNames;
+  /** Its words, in the household's language. */
+  texts: Texts;
   /** In the order they are shown (the order the API lists them). */
   children: readonly DashboardChild[];
   mode: ChildCardOptions["mode"];
@@ -26,23 +29,29 @@ export interface DashboardPlace {
 }
 
 /** The bridge's dashboard, or the demo's beside it (its own address and title). */
-export function dashboardPlace(names: EntityNames): DashboardPlace {
+export function dashboardPlace(names: EntityNames, texts: Texts): DashboardPlace {
   const demo = names.prefix !== CONTRACT_PREFIX;
   return {
     urlPath: names.prefix.replace(/_/g, "-"),
-    title: demo ? "Rewards (demo)" : "Rewards",
+    title: demo ? texts.dashboard.demo_title : texts.dashboard.title,
     icon: "mdi:star-face",
   };
 }
 
 export function buildDashboard(input: DashboardInput): LovelaceConfig {
-  const options = { names: input.names, mode: input.mode, gaugeMax: input.gaugeMax ?? DEFAULT_GAUGE_MAX };
+  const { texts } = input;
+  const options = {
+    names: input.names,
+    texts,
+    mode: input.mode,
+    gaugeMax: input.gaugeMax ?? DEFAULT_GAUGE_MAX,
+  };
   const status = input.names.status;
   return {
-    title: dashboardPlace(input.names).title,
+    title: dashboardPlace(input.names, texts).title,
     views: [
       {
-        title: "Today",
+        title: texts.dashboard.today_view,
         path: "today",
         icon: "mdi:timer-sand",
         cards: [
@@ -50,7 +59,7 @@ export function buildDashboard(input: DashboardInput): LovelaceConfig {
           // Quiet while the bridge is fine; says so when it is not (and before it ever ran).
           conditional([{ condition: "state", entity: status, state_not: "ok" }], {
             type: "markdown",
-            content: bridgeStatusText(status),
+            content: bridgeStatusText(texts, status),
           }),
         ],
       },

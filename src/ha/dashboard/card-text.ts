@@ -1,5 +1,6 @@
 import type { UnavailableReason } from "../../engine/sink.js";
-import { reasonText } from "../../engine/unavailable-reason.js";
+import { unavailableReasonKinds } from "../../engine/unavailable-reason.js";
+import { fill, type Texts } from "../texts/texts.js";
 
 // What the dashboard's markdown cards say, as Jinja templates Home Assistant renders: the day in a
 // few lines, the other home's day, a child who cannot be read. Only what both 2024.3 and 2026
@@ -24,13 +25,13 @@ const icon = (name: string) => `<ha-icon icon="${name}"></ha-icon>`;
  */
 const nameOf = (firstName: string) => `{{ ${literal(firstName)} | e }}`;
 
-/** How a behavior's status reads, and its icon. */
-const statusWords: Record<string, string> = {
-  todo: "to do",
-  declared: "done, to check",
-  validated: "validated",
-  rejected: "not this time",
-};
+/** How a behavior's status reads. */
+const statusWords = (texts: Texts): Record<string, string> => ({
+  todo: texts.dashboard.behavior_todo,
+  declared: texts.dashboard.behavior_declared,
+  validated: texts.dashboard.behavior_validated,
+  rejected: texts.dashboard.behavior_rejected,
+});
 const statusIcons: Record<string, string> = {
   todo: "mdi:checkbox-blank-circle-outline",
   declared: "mdi:progress-check",
@@ -39,24 +40,28 @@ const statusIcons: Record<string, string> = {
 };
 
 /** Points against the day's maximum and the streak, then today's behaviors, a line each, with their status. */
-export function todayText(entities: { points: string; streak: string; behaviors: string }): string {
+export function todayText(
+  texts: Texts,
+  entities: { points: string; streak: string; behaviors: string },
+): string {
+  const words = texts.dashboard;
   return [
     `{%- set max = state_attr(${literal(entities.points)}, "max_points") -%}`,
     `{%- set items = state_attr(${literal(entities.behaviors)}, "items") or [] -%}`,
-    `{%- set words = ${dict(statusWords)} -%}`,
+    `{%- set words = ${dict(statusWords(texts))} -%}`,
     `{%- set icons = ${dict(statusIcons)} -%}`,
     `${icon("mdi:star-circle")} **{{ states(${literal(entities.points)}) }}**` +
-      `{{ " of " ~ max if max is not none else "" }} points` +
+      `{{ ${literal(` ${words.points_of} `)} ~ max if max is not none else "" }} ${words.points}` +
       ` &nbsp; ${icon("mdi:fire")} **{{ states(${literal(entities.streak)}) }}**` +
       // "1 day", not "1 days": the streak is often 1 (its first day back).
-      ` {{ "day" if states(${literal(entities.streak)}) == "1" else "days" }} in a row`,
+      ` {{ ${literal(words.streak_day)} if states(${literal(entities.streak)}) == "1" else ${literal(words.streak_days)} }}`,
     "{% if items %}",
     "",
-    "**Today**",
+    `**${words.today}**`,
     "",
     "{% for b in items -%}",
     `<ha-icon icon="{{ icons.get(b.status, "mdi:circle-outline") }}"></ha-icon> ` +
-      `{{ b.label }}{{ " *(must)*" if b.mandatory else "" }} · {{ words.get(b.status, b.status) }}` +
+      `{{ b.label }}{{ ${literal(` *(${words.must})*`)} if b.mandatory else "" }} · {{ words.get(b.status, b.status) }}` +
       `{{ "<br>" if not loop.last else "" }}`,
     "{% endfor %}",
     "{%- endif %}",
@@ -64,48 +69,49 @@ export function todayText(entities: { points: string; streak: string; behaviors:
 }
 
 /** The other household's day: nothing is wrong, nothing to count here. */
-export function otherHomeText(firstName: string): string {
+export function otherHomeText(texts: Texts, firstName: string): string {
   return [
-    `${icon("mdi:home-heart")} **At the other home today**`,
+    `${icon("mdi:home-heart")} **${texts.dashboard.other_home_title}**`,
     "",
-    `${nameOf(firstName)}'s minutes and points are counted there today: nothing to do here.`,
+    fill(texts.dashboard.other_home_body, { child: nameOf(firstName) }),
   ].join("\n");
 }
 
 /** What a parent can do about each reason a child cannot be read. */
-const advice: Record<UnavailableReason, string> = {
-  rules_not_synced:
-    "Open the app once on a parent's device; this card changes by itself once the rules arrive.",
-  not_covered: "Remove the child from the bridge's children, or give it the token of the child's household.",
-  token_rejected: "Create a new token in the app and give it to the bridge.",
-  api_unreachable: "The bridge keeps trying by itself; its log tells more if this lasts.",
-  bridge_stopped: "Start the Reward Facts add-on (or the bridge) again.",
-};
+const advice = (texts: Texts): Record<UnavailableReason, string> => ({
+  rules_not_synced: texts.dashboard.advice_rules_not_synced,
+  not_covered: texts.dashboard.advice_not_covered,
+  token_rejected: texts.dashboard.advice_token_rejected,
+  api_unreachable: texts.dashboard.advice_api_unreachable,
+  bridge_stopped: texts.dashboard.advice_bridge_stopped,
+});
 
 /**
  * A child who cannot be read: the bridge's reason in words (from `reasonFrom`'s `reason`
- * attribute) and what to do, as an information box for a child whose rules are not synced yet
- * (nothing is broken) and a warning otherwise. Also what shows before the bridge first published.
+ * attribute) and what to do (by its `reason_kind`), as an information box for a child whose rules
+ * are not synced yet (nothing is broken) and a warning otherwise. Also what shows before the
+ * bridge first published.
  */
-export function unreadableText(firstName: string, reasonFrom: string): string {
-  const byReason = Object.fromEntries(
-    (Object.keys(advice) as UnavailableReason[]).map((reason) => [reasonText(reason), advice[reason]]),
-  );
+export function unreadableText(texts: Texts, firstName: string, reasonFrom: string): string {
+  const words = texts.dashboard;
+  const byKind = Object.fromEntries(unavailableReasonKinds.map((kind) => [kind, advice(texts)[kind]]));
   return [
     `{%- set reason = state_attr(${literal(reasonFrom)}, "reason") -%}`,
-    `{%- set advice = ${dict(byReason)} -%}`,
-    `<ha-alert alert-type="{{ "info" if reason == ${literal(reasonText("rules_not_synced"))} else "warning" }}"` +
-      ` title="${nameOf(firstName)}: {{ reason or "not read yet" }}">`,
-    `{{ advice.get(reason, ${literal("The bridge has not published this child's day yet, or is not running.")}) }}`,
+    `{%- set kind = state_attr(${literal(reasonFrom)}, "reason_kind") -%}`,
+    `{%- set advice = ${dict(byKind)} -%}`,
+    `<ha-alert alert-type="{{ "info" if kind == "rules_not_synced" else "warning" }}"` +
+      ` title="${fill(words.child_reason, { child: nameOf(firstName), reason: `{{ reason or ${literal(words.not_read_yet)} }}` })}">`,
+    `{{ advice.get(kind, ${literal(words.not_published_yet)}) }}`,
     "</ha-alert>",
   ].join("\n");
 }
 
 /** The bridge's status when it is not `ok`. */
-export function bridgeStatusText(statusEntity: string): string {
+export function bridgeStatusText(texts: Texts, statusEntity: string): string {
   return [
     `<ha-alert alert-type="warning" title="Reward Facts: {{ states(${literal(statusEntity)}) }}">`,
-    `{{ state_attr(${literal(statusEntity)}, "last_error") or "See the bridge's log." }}`,
+    `{{ state_attr(${literal(statusEntity)}, "message") or "" }}`,
+    `{{ state_attr(${literal(statusEntity)}, "last_error") or ${literal(texts.dashboard.see_log)} }}`,
     "</ha-alert>",
   ].join("\n");
 }

@@ -1,4 +1,5 @@
 import type { EntityNames } from "../entity-names.js";
+import type { Texts } from "../texts/texts.js";
 import { otherHomeText, todayText, unreadableText } from "./card-text.js";
 import { conditional, type LovelaceCard, whenState } from "./lovelace.js";
 
@@ -15,6 +16,8 @@ export interface DashboardChild {
 
 export interface ChildCardOptions {
   names: EntityNames;
+  /** The cards' words, in the household's language. */
+  texts: Texts;
   /** MQTT mode has the journal's event entity (its logbook) and a read-status sensor for reasons. */
   mode: "rest" | "mqtt";
   /** The top of the minutes gauge. */
@@ -25,7 +28,8 @@ export interface ChildCardOptions {
 export const GAUGE_SEVERITY = { green: 30, yellow: 10, red: 0 } as const;
 
 export function childCards(child: DashboardChild, options: ChildCardOptions): LovelaceCard {
-  const { names, mode } = options;
+  const { names, mode, texts } = options;
+  const words = texts.dashboard;
   const id = {
     minutes: names.child(child.slug, "minutes_remaining"),
     myDay: names.child(child.slug, "my_day"),
@@ -43,7 +47,7 @@ export function childCards(child: DashboardChild, options: ChildCardOptions): Lo
     conditional([myDay], {
       type: "gauge",
       entity: id.minutes,
-      name: "Minutes left",
+      name: words.minutes_left,
       min: 0,
       max: options.gaugeMax,
       // Without a needle the arc takes the colour of the minutes left: green, yellow, red.
@@ -51,26 +55,29 @@ export function childCards(child: DashboardChild, options: ChildCardOptions): Lo
     }),
     conditional([whenState(id.sessionRunning, "on")], {
       type: "entities",
-      entities: [{ entity: id.sessionEndsAt, name: "Session ends", format: "relative" }],
+      entities: [{ entity: id.sessionEndsAt, name: words.session_ends, format: "relative" }],
     }),
-    conditional([myDay], { type: "markdown", content: todayText(id) }),
+    conditional([myDay], { type: "markdown", content: todayText(texts, id) }),
   ];
   if (mode === "mqtt") {
     cards.push(
       conditional([myDay], {
         type: "logbook",
-        title: "Latest facts",
+        title: words.latest_facts,
         entities: [names.childExtra(child.slug, "journal")],
         hours_to_show: 24,
       }),
     );
   }
   cards.push(
-    conditional([whenState(id.myDay, "off")], { type: "markdown", content: otherHomeText(child.firstName) }),
+    conditional([whenState(id.myDay, "off")], {
+      type: "markdown",
+      content: otherHomeText(texts, child.firstName),
+    }),
     // Unavailable, or not there at all yet (a conditional card reads a missing entity as unavailable).
     conditional([whenState(id.minutes, ["unavailable", "unknown"])], {
       type: "markdown",
-      content: unreadableText(child.firstName, reasonFrom),
+      content: unreadableText(texts, child.firstName, reasonFrom),
     }),
   );
   return { type: "vertical-stack", title: child.firstName, cards };

@@ -1,6 +1,7 @@
 import type { Logger } from "../../log/logger.js";
 import type { CommandLink } from "../command-link.js";
 import type { EntityNames } from "../entity-names.js";
+import type { Texts } from "../texts/texts.js";
 import { buildDashboard, dashboardPlace } from "./build-dashboard.js";
 import type { DashboardChild } from "./child-cards.js";
 import { type DashboardOutcome, removeDashboard, writeDashboard } from "./dashboard-writer.js";
@@ -9,6 +10,8 @@ export interface DashboardKeeperOptions {
   link: CommandLink;
   logger: Logger;
   names: EntityNames;
+  /** The household's language, as it is now. */
+  texts: () => Texts;
   /** How the entities are published now (MQTT has the journal's logbook). */
   mode: () => "rest" | "mqtt";
 }
@@ -28,10 +31,15 @@ export class DashboardKeeper {
 
   async keep(children: readonly DashboardChild[]): Promise<void> {
     const { link, logger, names } = this.#o;
-    const place = dashboardPlace(names);
+    const texts = this.#o.texts();
+    const place = dashboardPlace(names, texts);
     let outcome: DashboardOutcome;
     try {
-      outcome = await writeDashboard(link, place, buildDashboard({ names, children, mode: this.#o.mode() }));
+      outcome = await writeDashboard(
+        link,
+        place,
+        buildDashboard({ names, texts, children, mode: this.#o.mode() }),
+      );
     } catch (error) {
       logger.warn({ err: error }, `the ${place.title} dashboard could not be written to Home Assistant`);
       return;
@@ -55,7 +63,7 @@ export class DashboardKeeper {
 
   /** Deletes the dashboard unless someone changed it (the demo's, when it stops). */
   async remove(): Promise<void> {
-    const place = dashboardPlace(this.#o.names);
+    const place = dashboardPlace(this.#o.names, this.#o.texts());
     if (!(await removeDashboard(this.#o.link, place)))
       this.#o.logger.warn(
         { dashboard: `/${place.urlPath}` },

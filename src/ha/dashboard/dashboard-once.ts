@@ -1,6 +1,7 @@
 import type { Logger } from "../../log/logger.js";
 import { HaConnection } from "../connection.js";
 import { contractNames, EntityNames } from "../entity-names.js";
+import { textsFor } from "../texts/texts.js";
 import { buildDashboard, type DashboardPlace, dashboardPlace } from "./build-dashboard.js";
 import { childrenInStates, type PublishedState } from "./children-in-states.js";
 import { type DashboardOutcome, writeDashboard } from "./dashboard-writer.js";
@@ -53,8 +54,10 @@ export async function writeDashboardOnce(options: DashboardOnceOptions): Promise
     const others = options.besides.map((prefix) => new EntityNames(prefix));
     const { children, mode } = childrenInStates(states, contractNames, others);
     if (children.length === 0) return { outcome: "no_children" };
-    const place = dashboardPlace(contractNames);
-    const config = buildDashboard({ names: contractNames, children, mode });
+    // In Home Assistant's language, as the bridge writes it.
+    const { texts } = textsFor(connection.language);
+    const place = dashboardPlace(contractNames, texts);
+    const config = buildDashboard({ names: contractNames, texts, children, mode });
     const outcome = await writeDashboard(connection, place, config);
     return { outcome, place, firstNames: children.map((child) => child.firstName), mode };
   } finally {

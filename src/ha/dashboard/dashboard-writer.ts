@@ -11,6 +11,7 @@ import { judge, marked } from "./marker.js";
 interface DashboardItem {
   id: string;
   url_path: string;
+  title?: string;
 }
 
 export type DashboardOutcome = "created" | "updated" | "unchanged" | "changed_by_user";
@@ -36,7 +37,8 @@ export async function writeDashboard(
   config: LovelaceConfig,
 ): Promise<DashboardOutcome> {
   let created = false;
-  if (!(await findDashboard(link, place))) {
+  const found = await findDashboard(link, place);
+  if (!found) {
     await link.command({
       type: "lovelace/dashboards/create",
       url_path: place.urlPath,
@@ -50,7 +52,11 @@ export async function writeDashboard(
   }
   const judgement = judge(await storedConfig(link, place), config);
   if (judgement === "changed") return "changed_by_user";
-  if (judgement === "same") return "unchanged";
+  // The sidebar's title is the dashboard's own, set when it was made: a new language renames it.
+  const renamed = found !== undefined && found.title !== place.title;
+  if (renamed)
+    await link.command({ type: "lovelace/dashboards/update", dashboard_id: found.id, title: place.title });
+  if (judgement === "same") return renamed ? "updated" : "unchanged";
   await link.command({ type: "lovelace/config/save", url_path: place.urlPath, config: marked(config) });
   return created ? "created" : "updated";
 }

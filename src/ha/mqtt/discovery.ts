@@ -8,6 +8,7 @@ import {
 } from "../catalogue.js";
 import type { ChildIdentity } from "../entities.js";
 import type { EntityNames } from "../entity-names.js";
+import type { Texts } from "../texts/texts.js";
 import {
   BRIDGE_AVAILABILITY,
   BRIDGE_NODE,
@@ -33,6 +34,8 @@ export interface DiscoveryContext {
   bridgeVersion: string;
   /** The entity ids given at first registration. */
   names: EntityNames;
+  /** The entities' names, in the household's language. */
+  texts: Texts;
 }
 
 /** The child's diagnostic entity saying whether its facts can be read, and why not. */
@@ -46,9 +49,9 @@ const origin = (context: DiscoveryContext) => ({
 
 const bridgeDevice = (context: DiscoveryContext) => ({
   identifiers: [BRIDGE_NODE],
-  name: "Reward Facts bridge",
+  name: context.texts.devices.bridge_name,
   manufacturer: "Household Reward Facts",
-  model: "Bridge",
+  model: context.texts.devices.bridge_model,
   sw_version: context.bridgeVersion,
 });
 
@@ -91,7 +94,7 @@ export function childDiscovery(child: ChildIdentity, context: DiscoveryContext):
     identifiers: [node],
     name: child.firstName,
     manufacturer: "Household Reward Facts",
-    model: "Child",
+    model: context.texts.devices.child_model,
     via_device: BRIDGE_NODE,
   };
   // An entity is available while the bridge runs and the child's facts can be read.
@@ -109,7 +112,7 @@ export function childDiscovery(child: ChildIdentity, context: DiscoveryContext):
         ...availability,
         unique_id: childUniqueId(child.id, kind),
         ...idKeys(context.names.child(child.slug, kind), context),
-        name: capitalise(definition.name),
+        name: context.texts.entities[kind],
         state_topic: topics.state(kind),
         json_attributes_topic: topics.attributes(kind),
         ...classes(definition),
@@ -123,7 +126,7 @@ export function childDiscovery(child: ChildIdentity, context: DiscoveryContext):
       availability: [{ topic: BRIDGE_AVAILABILITY }],
       unique_id: childUniqueId(child.id, READ_STATUS_KEY),
       ...idKeys(context.names.childExtra(child.slug, READ_STATUS_KEY), context),
-      name: "Read status",
+      name: context.texts.entities.read_status,
       icon: "mdi:cloud-check-outline",
       entity_category: "diagnostic",
       state_topic: topics.state(READ_STATUS_KEY),
@@ -137,7 +140,7 @@ export function childDiscovery(child: ChildIdentity, context: DiscoveryContext):
       ...availability,
       unique_id: childUniqueId(child.id, JOURNAL_KEY),
       ...idKeys(context.names.childExtra(child.slug, JOURNAL_KEY), context),
-      name: "Journal",
+      name: context.texts.entities.journal,
       icon: "mdi:star-shooting",
       state_topic: topics.journal,
       event_types: [...apiEventTypes],
@@ -175,25 +178,28 @@ export const bridgeEntityKeys = [
 export type BridgeEntityKey = (typeof bridgeEntityKeys)[number];
 
 /** The bridge's entities; each id is `sensor.<prefix>_<key>`. */
-const bridgeDefinitions: Record<BridgeEntityKey, { name: string; extra: Record<string, unknown> }> = {
+const bridgeDefinitions: Record<
+  BridgeEntityKey,
+  { name: keyof Texts["bridge"]; extra: Record<string, unknown> }
+> = {
   status: {
-    name: "Status",
+    name: "status_on_device",
     extra: { icon: statusDefinition.icon, json_attributes_topic: bridgeTopics.attributes("status") },
   },
   requests_last_minute: {
-    name: "Requests in the last minute",
+    name: "requests_last_minute",
     extra: { icon: "mdi:swap-vertical", state_class: "measurement", entity_category: "diagnostic" },
   },
   budget_per_minute: {
-    name: "Request budget per minute",
+    name: "budget_per_minute",
     extra: { icon: "mdi:gauge", entity_category: "diagnostic" },
   },
   interval_stretch: {
-    name: "Interval stretch",
+    name: "interval_stretch",
     extra: { icon: "mdi:arrow-expand-horizontal", state_class: "measurement", entity_category: "diagnostic" },
   },
   last_error: {
-    name: "Last error",
+    name: "last_error",
     extra: { icon: "mdi:alert-circle-outline", entity_category: "diagnostic" },
   },
 };
@@ -209,14 +215,10 @@ export function bridgeDiscovery(context: DiscoveryContext): DiscoveryMessage[] {
         availability: [{ topic: BRIDGE_AVAILABILITY }],
         unique_id: `${BRIDGE_NODE}_${key}`,
         ...idKeys(context.names.bridge(key), context),
-        name: definition.name,
+        name: context.texts.bridge[definition.name],
         state_topic: bridgeTopics.state(key),
         ...definition.extra,
       },
     };
   });
-}
-
-function capitalise(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }

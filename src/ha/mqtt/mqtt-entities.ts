@@ -151,7 +151,7 @@ export class MqttEntities implements EntityPublisher {
 
   async markUnavailable(child: ChildIdentity, reason: UnavailableReason, lastReadAt: number | undefined) {
     const lastRead = lastReadAt ? new Date(lastReadAt).toISOString() : null;
-    const messages = childUnavailableMessages(child, reason, lastRead);
+    const messages = childUnavailableMessages(this.#ha.texts(), child, reason, lastRead);
     // The values stay retained for when the child is readable again; only these change.
     this.#last.set(child.id, [...(this.#last.get(child.id) ?? []), ...messages]);
     await this.#link.publishAll(messages);
@@ -185,6 +185,7 @@ export class MqttEntities implements EntityPublisher {
       haVersion: this.#ha.connection.haVersion ?? "0",
       bridgeVersion: this.#options.bridgeVersion,
       names: this.#ha.names,
+      texts: this.#ha.texts(),
     };
   }
 

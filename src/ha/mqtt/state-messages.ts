@@ -1,6 +1,6 @@
 import type { EngineStatus, UnavailableReason } from "../../engine/sink.js";
-import { reasonText } from "../../engine/unavailable-reason.js";
 import type { ChildIdentity, EntityState } from "../entities.js";
+import type { Texts } from "../texts/texts.js";
 import { READ_STATUS_KEY } from "./discovery.js";
 import { BRIDGE_AVAILABILITY, bridgeTopics, childTopics } from "./topics.js";
 
@@ -60,16 +60,18 @@ export function childStateMessages(child: ChildIdentity, states: readonly Entity
  * broker for when it comes back), the reason on its read-status entity.
  */
 export function childUnavailableMessages(
+  texts: Texts,
   child: ChildIdentity,
   reason: UnavailableReason,
   lastRead: string | null,
 ): StateMessage[] {
   const topics = childTopics(child.id);
+  const words = texts.reasons[reason];
   return [
-    { topic: topics.state(READ_STATUS_KEY), payload: reasonText(reason), retain: true },
+    { topic: topics.state(READ_STATUS_KEY), payload: words, retain: true },
     {
       topic: topics.attributes(READ_STATUS_KEY),
-      payload: JSON.stringify({ reason: reasonText(reason), reason_kind: reason, last_read: lastRead }),
+      payload: JSON.stringify({ reason: words, reason_kind: reason, last_read: lastRead }),
       retain: true,
     },
     { topic: topics.availability, payload: "offline", retain: true },

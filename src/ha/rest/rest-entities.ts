@@ -1,8 +1,9 @@
 import type { EngineStatus, UnavailableReason } from "../../engine/sink.js";
 import { type ChildIdentity, type EntityState, unavailableChildEntities } from "../entities.js";
 import type { EntityNames } from "../entity-names.js";
-import type { EntityPublisher } from "../entity-publisher.js";
+import type { EntityPublisher, HomeAssistantParts } from "../entity-publisher.js";
 import type { StateWriter } from "../state-writer.js";
+import type { Texts } from "../texts/texts.js";
 
 /**
  * Entities as states written through Home Assistant's REST API: no broker needed, but they are not
@@ -15,10 +16,12 @@ export class RestEntities implements EntityPublisher {
   readonly refusal = undefined;
   readonly #states: StateWriter;
   readonly #names: EntityNames;
+  readonly #texts: () => Texts;
 
-  constructor(states: StateWriter, names: EntityNames) {
-    this.#states = states;
-    this.#names = names;
+  constructor(parts: Pick<HomeAssistantParts, "states" | "names" | "texts">) {
+    this.#states = parts.states;
+    this.#names = parts.names;
+    this.#texts = parts.texts;
   }
 
   async open(): Promise<void> {}
@@ -40,7 +43,7 @@ export class RestEntities implements EntityPublisher {
   }
 
   async markUnavailable(child: ChildIdentity, reason: UnavailableReason, lastReadAt: number | undefined) {
-    await this.#states.write(unavailableChildEntities(this.#names, child, reason, lastReadAt));
+    await this.#states.write(unavailableChildEntities(this.#names, this.#texts(), child, reason, lastReadAt));
   }
 
   async publishStatus(status: EntityState, _engine: EngineStatus): Promise<void> {

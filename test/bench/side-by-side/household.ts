@@ -1,5 +1,6 @@
 import type { Child } from "../../../src/api/schemas.js";
-import { slugsFor } from "../../../src/ha/slugs.js";
+import { slugify } from "../../../src/ha/slugify.js";
+import { newSlugs } from "../../../src/ha/slugs.js";
 import type { ApiSimulator } from "../../../src/simulator/index.js";
 
 export interface SideHousehold {
@@ -30,5 +31,5 @@ export function sideHousehold(sim: ApiSimulator, n: number): SideHousehold {
   if (sim.isMyDay(calm.id)) throw new Error("no child with a CalmDay today");
   const extras = Array.from({ length: Math.max(0, n - 3) }, (_, i) => sim.addChild(`Kid ${i + 4}`));
   const children = [ordinary, calm, unsynced, ...extras];
-  return { children, ordinary, calm, unsynced, slugs: slugsFor(children) };
+  return { children, ordinary, calm, unsynced, slugs: newSlugs(slugify, children) };
 }

@@ -8,6 +8,7 @@ import {
 import type { LovelaceCard } from "../../../src/ha/dashboard/lovelace.js";
 import { judge, MARK_KEY, marked } from "../../../src/ha/dashboard/marker.js";
 import { contractNames, EntityNames } from "../../../src/ha/entity-names.js";
+import { en } from "../../../src/ha/texts/en.js";
 
 const demoNames = new EntityNames("reward_facts_demo");
 const children = [
@@ -58,7 +59,7 @@ describe("the Rewards dashboard", () => {
   ] as const)(
     "%s: a view of one column per child, then the bridge's status, in the names given",
     (_what, names, mode) => {
-      const config = buildDashboard({ names, children, mode });
+      const config = buildDashboard({ names, texts: en, children, mode });
       const view = config.views[0];
       expect(config.views).toHaveLength(1);
       expect(view?.path).toBe("today");
@@ -76,7 +77,7 @@ describe("the Rewards dashboard", () => {
   );
 
   it("uses only cards of Home Assistant itself that 2024.3 has as well", () => {
-    const config = buildDashboard({ names: contractNames, children, mode: "mqtt" });
+    const config = buildDashboard({ names: contractNames, texts: en, children, mode: "mqtt" });
     const types = new Set(cardsOf(config.views[0]?.cards ?? []).map((card) => card.type));
     expect([...types].sort()).toEqual([
       "conditional",
@@ -106,7 +107,7 @@ describe("the Rewards dashboard", () => {
       "off",
     ],
   ])("shows %s only while the child's %s is %s", (_what, type, containing, entity, state) => {
-    const stack = stackOf(buildDashboard({ names: contractNames, children, mode: "rest" }), "Léa");
+    const stack = stackOf(buildDashboard({ names: contractNames, texts: en, children, mode: "rest" }), "Léa");
     const [card, ...more] = conditionalOf(stack, type, containing);
     expect(more).toEqual([]);
     expect(card?.conditions).toEqual([{ condition: "state", entity, state }]);
@@ -115,19 +116,19 @@ describe("the Rewards dashboard", () => {
   it("headlines the minutes left on a gauge coloured by what is left, up to 120 unless told", () => {
     const gauge = (config: ReturnType<typeof buildDashboard>) =>
       conditionalOf(stackOf(config, "Léa"), "gauge")[0]?.card as LovelaceCard;
-    expect(gauge(buildDashboard({ names: contractNames, children, mode: "rest" }))).toMatchObject({
+    expect(gauge(buildDashboard({ names: contractNames, texts: en, children, mode: "rest" }))).toMatchObject({
       entity: "sensor.reward_facts_lea_minutes_remaining",
       min: 0,
       max: DEFAULT_GAUGE_MAX,
       severity: { green: 30, yellow: 10, red: 0 },
     });
-    expect(gauge(buildDashboard({ names: contractNames, children, mode: "rest", gaugeMax: 240 })).max).toBe(
-      240,
-    );
+    expect(
+      gauge(buildDashboard({ names: contractNames, texts: en, children, mode: "rest", gaugeMax: 240 })).max,
+    ).toBe(240);
   });
 
   it("tells the session's end as a relative time", () => {
-    const stack = stackOf(buildDashboard({ names: contractNames, children, mode: "rest" }), "Léa");
+    const stack = stackOf(buildDashboard({ names: contractNames, texts: en, children, mode: "rest" }), "Léa");
     expect(inner(conditionalOf(stack, "entities")[0]).entities).toEqual([
       { entity: "sensor.reward_facts_lea_session_ends_at", name: "Session ends", format: "relative" },
     ]);
@@ -139,7 +140,7 @@ describe("the Rewards dashboard", () => {
   ] as const)(
     "in %s mode, reads why a child cannot be read from %s; the journal's logbook: %i",
     (mode, reasonFrom, logbooks) => {
-      const stack = stackOf(buildDashboard({ names: contractNames, children, mode }), "Léa");
+      const stack = stackOf(buildDashboard({ names: contractNames, texts: en, children, mode }), "Léa");
       const [unreadable] = conditionalOf(stack, "markdown", "alert-type");
       expect(unreadable?.conditions).toEqual([
         {
@@ -158,6 +159,7 @@ describe("the Rewards dashboard", () => {
   it("gives a child's first name to the templates as a string, never as template text", () => {
     const config = buildDashboard({
       names: contractNames,
+      texts: en,
       children: [{ slug: "x", firstName: 'Zoé "{{ 7 * 7 }}"' }],
       mode: "rest",
     });
@@ -173,7 +175,7 @@ describe("the Rewards dashboard", () => {
   });
 
   it("is only the bridge's status without children", () => {
-    const config = buildDashboard({ names: contractNames, children: [], mode: "rest" });
+    const config = buildDashboard({ names: contractNames, texts: en, children: [], mode: "rest" });
     expect(config.views[0]?.cards).toEqual([
       expect.objectContaining({
         type: "conditional",
@@ -186,14 +188,19 @@ describe("the Rewards dashboard", () => {
     [contractNames, { urlPath: "reward-facts", title: "Rewards" }],
     [demoNames, { urlPath: "reward-facts-demo", title: "Rewards (demo)" }],
   ])("lives at its own address: %s", (names, place) => {
-    expect(dashboardPlace(names)).toMatchObject(place);
-    expect(buildDashboard({ names, children, mode: "rest" }).title).toBe(place.title);
+    expect(dashboardPlace(names, en)).toMatchObject(place);
+    expect(buildDashboard({ names, texts: en, children, mode: "rest" }).title).toBe(place.title);
   });
 });
 
 describe("the bridge's mark on what it wrote", () => {
-  const wanted = buildDashboard({ names: contractNames, children, mode: "rest" });
-  const older = buildDashboard({ names: contractNames, children: children.slice(0, 1), mode: "rest" });
+  const wanted = buildDashboard({ names: contractNames, texts: en, children, mode: "rest" });
+  const older = buildDashboard({
+    names: contractNames,
+    texts: en,
+    children: children.slice(0, 1),
+    mode: "rest",
+  });
   /** As Home Assistant's storage gives it back: a JSON round trip, keys in another order. */
   const roundTrip = (value: unknown) =>
     JSON.parse(

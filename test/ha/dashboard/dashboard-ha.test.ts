@@ -15,6 +15,7 @@ import {
   unavailableChildEntities,
 } from "../../../src/ha/entities.js";
 import { contractNames, EntityNames } from "../../../src/ha/entity-names.js";
+import { en } from "../../../src/ha/texts/en.js";
 import { silentLogger } from "../../../src/log/logger.js";
 import { launchChromium } from "../../support/chromium.js";
 import { sampleCalmDay, sampleToday } from "../../support/facts.js";
@@ -42,7 +43,7 @@ const root = fileURLToPath(new URL("../../..", import.meta.url));
 const lea: ChildIdentity = { id: "7f3c2a10-0000-4000-8000-000000000001", firstName: "Léa", slug: "lea" };
 const noah: ChildIdentity = { id: "7f3c2a10-0000-4000-8000-000000000002", firstName: "Noah", slug: "noah" };
 const ines: ChildIdentity = { id: "7f3c2a10-0000-4000-8000-000000000003", firstName: "Inès", slug: "ines" };
-const place = dashboardPlace(contractNames);
+const place = dashboardPlace(contractNames, en);
 
 let ha: HomeAssistantInstance;
 let link: HaConnection;
@@ -68,10 +69,10 @@ beforeAll(async () => {
   // whose rules the app has not synced yet.
   const session = { running: true, endsAt: new Date(Date.now() + 18 * 60_000).toISOString(), minutes: 20 };
   await writeStates([
-    ...childEntities(contractNames, lea, { ...sampleToday, session }, Date.now()),
-    ...childEntities(contractNames, noah, sampleCalmDay, Date.now()),
-    ...unavailableChildEntities(contractNames, ines, "rules_not_synced"),
-    statusEntity(contractNames, {
+    ...childEntities(contractNames, en, lea, { ...sampleToday, session }, Date.now()),
+    ...childEntities(contractNames, en, noah, sampleCalmDay, Date.now()),
+    ...unavailableChildEntities(contractNames, en, ines, "rules_not_synced"),
+    statusEntity(contractNames, en, {
       state: "ok",
       requestsLastMinute: 9,
       budgetPerMinute: 28,
@@ -103,7 +104,7 @@ afterAll(async () => {
 });
 
 const household = (children = [lea, noah, ines]): LovelaceConfig =>
-  buildDashboard({ names: contractNames, children, mode: "rest" });
+  buildDashboard({ names: contractNames, texts: en, children, mode: "rest" });
 
 /** Every markdown text of the configuration, rendered by Home Assistant's template engine. */
 async function renderedTexts(config: LovelaceConfig): Promise<string[]> {
@@ -194,8 +195,8 @@ describe(`the Rewards dashboard in a real Home Assistant ${version}`, () => {
     expect(await storedConfig()).toEqual(edited);
     // The demo's own dashboard beside it: removed when unchanged, left once edited.
     const demo = new EntityNames("reward_facts_demo");
-    const demoPlace = dashboardPlace(demo);
-    const demoConfig = buildDashboard({ names: demo, children: [lea], mode: "rest" });
+    const demoPlace = dashboardPlace(demo, en);
+    const demoConfig = buildDashboard({ names: demo, texts: en, children: [lea], mode: "rest" });
     expect(await writeDashboard(link, demoPlace, demoConfig)).toBe("created");
     expect(await removeDashboard(link, demoPlace)).toBe(true);
     expect(await writeDashboard(link, demoPlace, demoConfig)).toBe("created");
@@ -231,7 +232,7 @@ describe(`the Rewards dashboard in a real Home Assistant ${version}`, () => {
       `created the Rewards dashboard for Inès, Léa, Noah (rest entities): ${ha.url}/reward-facts`,
     );
     expect(await storedConfig()).toEqual(
-      marked(buildDashboard({ names: contractNames, children: [ines, lea, noah], mode: "rest" })),
+      marked(buildDashboard({ names: contractNames, texts: en, children: [ines, lea, noah], mode: "rest" })),
     );
     expect(await command({ HA_URL: ha.url, HA_TOKEN: ha.token })).toMatchObject({ code: 0 });
     const refused = await command({ HA_URL: "", HA_TOKEN: "" });

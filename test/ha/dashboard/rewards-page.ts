@@ -1,6 +1,7 @@
 import type { Browser, Page } from "playwright-core";
 import { dashboardPlace } from "../../../src/ha/dashboard/build-dashboard.js";
 import { contractNames } from "../../../src/ha/entity-names.js";
+import { en } from "../../../src/ha/texts/en.js";
 import { type FrontendTokens, openFrontend, visibleTexts } from "../../support/home-assistant-frontend.js";
 
 /*
@@ -9,7 +10,7 @@ import { type FrontendTokens, openFrontend, visibleTexts } from "../../support/h
  * the child, so a wrong mapping, a wrong card or a card that does not draw fails them.
  */
 
-export const REWARDS_PATH = `/${dashboardPlace(contractNames).urlPath}/today`;
+export const REWARDS_PATH = `/${dashboardPlace(contractNames, en).urlPath}/today`;
 
 /** A desktop window, and a phone's (an iPhone 12 to 15 is 390 × 844 CSS pixels). */
 export const DESKTOP = { width: 1280, height: 900 } as const;

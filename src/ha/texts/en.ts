@@ -1,0 +1,102 @@
+// English: every text of the bridge that a parent reads in Home Assistant (entity names, the
+// status's message, the reasons, the notifications, the dashboard). The reference: every other
+// language has each of these keys (texts.ts types it, a test checks it). `{name}` is filled in.
+// Ids, event types and attribute keys are not here: automations name them, in English.
+
+export const en = {
+  /** The language's own name, for the log. */
+  language: "English",
+  entities: {
+    minutes_remaining: "Minutes remaining",
+    minutes_unlocked: "Minutes unlocked",
+    minutes_consumed: "Minutes consumed",
+    points: "Points",
+    streak: "Streak",
+    session_ends_at: "Session ends at",
+    session_running: "Session running",
+    my_day: "My day",
+    period: "Period",
+    consumable_today: "Consumable today",
+    mandatory_ok: "Mandatory done",
+    behaviors: "Behaviors validated",
+    read_status: "Read status",
+    journal: "Journal",
+  },
+  devices: {
+    bridge_name: "Reward Facts bridge",
+    bridge_model: "Bridge",
+    child_model: "Child",
+  },
+  bridge: {
+    status: "Reward Facts status",
+    status_on_device: "Status",
+    requests_last_minute: "Requests in the last minute",
+    budget_per_minute: "Request budget per minute",
+    interval_stretch: "Interval stretch",
+    last_error: "Last error",
+  },
+  /** The status's `message`: what its state means to a parent. */
+  status: {
+    starting: "Starting: the children are being listed.",
+    ok: "Everything is read and published.",
+    token_invalid: "The API token was refused: create a new one in the app.",
+    rate_limited: "Too many requests with this token: the bridge waits and takes less of it.",
+    api_unreachable: "The Reward Facts API cannot be reached; the bridge keeps trying.",
+    ha_degraded: "Home Assistant refused some updates lately; see the bridge's log.",
+    broker_refused: "The MQTT broker refused the bridge's user and password.",
+    stopped: "The bridge is stopped.",
+  },
+  /** Why a child's values cannot be read (`reason`). */
+  reasons: {
+    rules_not_synced: "no rules synced yet",
+    not_covered: "child no longer covered by the token",
+    token_rejected: "API token rejected: create a new token in the app",
+    api_unreachable: "API unreachable",
+    bridge_stopped: "the bridge stopped",
+  },
+  notifications: {
+    token_title: "Reward Facts: API token rejected",
+    token_message:
+      "The Household Reward Facts API no longer accepts the token (revoked or unknown), since {since}. " +
+      "Create a new token in the app (Settings → household → API and home automation), " +
+      "then put it in the add-on's `api_token` option (or `REWARD_FACTS_API_TOKEN`) and restart.",
+    broker_title: "Reward Facts: the MQTT broker refused the bridge",
+    broker_message:
+      "The MQTT broker refused the bridge's user and password (since {since}), so no entity can be published. " +
+      "Standalone: check MQTT_USERNAME and MQTT_PASSWORD (a user of the broker), then restart the bridge. " +
+      "In the add-on: restart it (the Supervisor gives it a user of the Mosquitto broker add-on), " +
+      "or set its `publish` option to `rest`.",
+  },
+  dashboard: {
+    title: "Rewards",
+    demo_title: "Rewards (demo)",
+    today_view: "Today",
+    minutes_left: "Minutes left",
+    session_ends: "Session ends",
+    latest_facts: "Latest facts",
+    points_of: "of",
+    points: "points",
+    streak_day: "day in a row",
+    streak_days: "days in a row",
+    today: "Today",
+    must: "must",
+    behavior_todo: "to do",
+    behavior_declared: "done, to check",
+    behavior_validated: "validated",
+    behavior_rejected: "not this time",
+    other_home_title: "At the other home today",
+    other_home_body: "{child}'s minutes and points are counted there today: nothing to do here.",
+    /** The title of a child's box when she cannot be read. */
+    child_reason: "{child}: {reason}",
+    not_read_yet: "not read yet",
+    not_published_yet: "The bridge has not published this child's day yet, or is not running.",
+    advice_rules_not_synced:
+      "Open the app once on a parent's device; this card changes by itself once the rules arrive.",
+    advice_not_covered:
+      "Remove the child from the bridge's children, or give it the token of the child's household.",
+    advice_token_rejected: "Create a new token in the app and give it to the bridge.",
+    advice_api_unreachable: "The bridge keeps trying by itself; its log tells more if this lasts.",
+    advice_bridge_stopped: "Start the Reward Facts add-on (or the bridge) again.",
+    see_log: "See the bridge's log.",
+  },
+};
