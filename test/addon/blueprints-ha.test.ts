@@ -29,6 +29,35 @@ const myDay = childEntityId("lea", "my_day");
 const endsAt = childEntityId("lea", "session_ends_at");
 const minutesRemaining = childEntityId("lea", "minutes_remaining");
 
+// The same four in French (npm run blueprints writes them from the English ones); the celebration
+// says its message in French.
+const frenchAutomations = `
+- id: rf_warning_fr
+  alias: rf warning fr
+  use_blueprint:
+    path: reward_facts_fr/session_ending_warning.yaml
+    input: {my_day: ${myDay}, session_ends_at: ${endsAt}, minutes_before: 5, warning_actions: [{event: rf_warned_fr}]}
+- id: rf_turn_off_fr
+  alias: rf turn off fr
+  use_blueprint:
+    path: reward_facts_fr/session_end_turn_off.yaml
+    input: {my_day: ${myDay}, session_ends_at: ${endsAt}, devices: {entity_id: input_boolean.other}}
+- id: rf_traffic_light_fr
+  alias: rf traffic light fr
+  use_blueprint:
+    path: reward_facts_fr/traffic_light.yaml
+    input: {my_day: ${myDay}, minutes_remaining: ${minutesRemaining}, lamp: {entity_id: light.other_lamp}}
+- id: rf_celebrate_fr
+  alias: rf celebrate fr
+  use_blueprint:
+    path: reward_facts_fr/celebrate.yaml
+    input:
+      my_day: ${myDay}
+      celebrate_actions:
+        - event: rf_celebrated_fr
+          event_data: {message: "{{ message }}", child_name: "{{ child_name }}"}
+`;
+
 const automations = `
 - id: rf_warning
   alias: rf warning
@@ -66,7 +95,7 @@ const automations = `
       celebrate_actions:
         - event: rf_celebrated
           event_data: {message: "{{ message }}", child_name: "{{ child_name }}"}
-`;
+${frenchAutomations}`;
 
 /** The example automations of DOCS.md, loaded alongside. */
 const docsExamples = [...readText("addon/DOCS.md").matchAll(/```yaml\n([\s\S]*?)```/g)]
@@ -118,14 +147,16 @@ beforeAll(async () => {
   ha = await startHomeAssistant({ extraConfig, version });
   // The harness boots a fresh config dir at once: the blueprints and the automations that use
   // them go in afterwards, and Home Assistant reads its automations again.
-  const target = join(ha.configDir, "blueprints/automation/reward_facts");
-  await mkdir(target, { recursive: true });
-  for (const file of await readdir(join(repoRoot, blueprintFolder))) {
-    const text = readText(`${blueprintFolder}/${file}`);
-    const written = readsOnlyPre2024_10Syntax(version)
-      ? stringifyHaYaml(asUsersWrite(parseHaYaml(text)))
-      : text;
-    await writeFile(join(target, file), written);
+  for (const folder of [blueprintFolder, `${blueprintFolder}_fr`]) {
+    const target = join(ha.configDir, "blueprints/automation", folder.split("/").at(-1) as string);
+    await mkdir(target, { recursive: true });
+    for (const file of await readdir(join(repoRoot, folder))) {
+      const text = readText(`${folder}/${file}`);
+      const written = readsOnlyPre2024_10Syntax(version)
+        ? stringifyHaYaml(asUsersWrite(parseHaYaml(text)))
+        : text;
+      await writeFile(join(target, file), written);
+    }
   }
   const examples = docsExamples.map((example, i) => ({
     id: `docs_example_${i}`,
@@ -133,7 +164,7 @@ beforeAll(async () => {
   }));
   await writeFile(join(ha.configDir, "automations.yaml"), automations + stringifyHaYaml(examples));
   await ha.callService("automation", "reload");
-  for (const type of ["rf_warned", "rf_celebrated", "lamp_colour"])
+  for (const type of ["rf_warned", "rf_celebrated", "rf_celebrated_fr", "lamp_colour"])
     recorders[type] = await ha.subscribeEvents(type);
 }, HOME_ASSISTANT_SETUP_TIMEOUT_MS);
 
@@ -146,7 +177,10 @@ const seen = (type: string) => recorders[type]?.events ?? [];
 
 describe(`the blueprints in Home Assistant ${version}`, () => {
   it("make valid automations", async () => {
-    for (const name of ["rf_warning", "rf_turn_off", "rf_traffic_light", "rf_celebrate"]) {
+    for (const name of ["rf_warning", "rf_turn_off", "rf_traffic_light", "rf_celebrate"].flatMap((n) => [
+      n,
+      `${n}_fr`,
+    ])) {
       const state = await ha.waitFor(() => ha.getState(`automation.${name}`), { description: name });
       expect(state.state, name).toBe("on");
     }
@@ -264,6 +298,13 @@ describe(`the blueprints in Home Assistant ${version}`, () => {
     expect(seen("rf_celebrated").map((event) => event.data)).toEqual([
       { message: "Léa, you got a cheer: super!", child_name: "Léa" },
       { message: "Well done Léa: Homework!", child_name: "Léa" },
+    ]);
+    await ha.waitFor(() => seen("rf_celebrated_fr").length >= 2, {
+      description: "two celebrations in French",
+    });
+    expect(seen("rf_celebrated_fr").map((event) => event.data)).toEqual([
+      { message: "Léa, tu as reçu un encouragement : super !", child_name: "Léa" },
+      { message: "Bravo Léa : Homework !", child_name: "Léa" },
     ]);
   });
 });

@@ -1,4 +1,4 @@
-import type { Texts } from "./texts.js";
+import type { BlueprintTexts, Texts } from "./texts.js";
 
 // Français : les textes du pont qu'un parent lit dans Home Assistant (voir en.ts).
 
@@ -95,5 +95,84 @@ export const fr: Texts = {
     advice_api_unreachable: "Le pont continue d'essayer de lui-même ; son journal en dit plus si cela dure.",
     advice_bridge_stopped: "Redémarrez le module complémentaire Reward Facts (ou le pont).",
     see_log: "Voir le journal du pont.",
+  },
+};
+
+/**
+ * The blueprints in French, by file and by the path of each text in it (npm run blueprints writes
+ * them from the English ones, addon/blueprints/automation/reward_facts/).
+ */
+export const frBlueprints: BlueprintTexts = {
+  "celebrate.yaml": {
+    "blueprint.name": "Reward Facts - fêter un comportement validé ou un encouragement",
+    "blueprint.description":
+      "Lance vos actions quand un parent valide un comportement de l'enfant ou lui envoie un encouragement dans " +
+      "l'application : l'annoncer sur une enceinte, prévenir un téléphone, faire clignoter une lampe. Seulement les " +
+      "jours de ce foyer (le capteur « mon jour » de l'enfant est activé). Les actions peuvent utiliser `message`, " +
+      "`child_name` et `event` (toutes les données du reward_facts_event : type, label, cheer…).",
+    "blueprint.input.my_day.name": "Le capteur « mon jour » de l'enfant",
+    "blueprint.input.my_day.description":
+      "binary_sensor.reward_facts_<child>_my_day. Son enfant est celui que l'on fête.",
+    "blueprint.input.kinds.name": "Ce qu'il faut fêter",
+    "blueprint.input.kinds.selector.select.options.0.label": "Un comportement validé",
+    "blueprint.input.kinds.selector.select.options.1.label": "Un encouragement envoyé (bravo, super, vu)",
+    "blueprint.input.include_late.name": "Fêter aussi les faits en retard",
+    "blueprint.input.include_late.description":
+      "Désactivé : les faits marqués replayed (lus en retard, après un premier démarrage ou une panne : à 20 h, " +
+      "les encouragements du matin) ou redelivered (peut-être déjà envoyés une fois, après une panne de Home " +
+      "Assistant pendant leur envoi) ne sont pas fêtés à nouveau.",
+    "blueprint.input.celebrate_actions.name": "Actions",
+    "blueprint.input.celebrate_actions.description":
+      "Par exemple une annonce vocale (TTS) avec le message {{ message }}.",
+    "variables.message":
+      "{% set data = trigger.event.data %} " +
+      "{% if data.type == 'cheer_sent' %}{{ data.child_name }}, tu as reçu un encouragement : {{ data.get('cheer') }} ! " +
+      "{% elif data.get('label') %}Bravo {{ data.child_name }} : {{ data.get('label') }} ! " +
+      "{% else %}Bravo {{ data.child_name }} !{% endif %}",
+  },
+  "session_end_turn_off.yaml": {
+    "blueprint.name": "Reward Facts - éteindre un appareil à la fin de la session",
+    "blueprint.description":
+      "Éteint les appareils choisis (une télévision, la prise connectée d'une console…) à l'heure exacte où la " +
+      "session de récompense d'un enfant se termine. Une session prolongée dans l'application déplace l'heure avec " +
+      "elle. Seulement les jours de ce foyer (le capteur « mon jour » de l'enfant est activé).",
+    "blueprint.input.my_day.name": "Le capteur « mon jour » de l'enfant",
+    "blueprint.input.my_day.description":
+      "binary_sensor.reward_facts_<child>_my_day. Rien n'est éteint les jours de l'autre foyer.",
+    "blueprint.input.session_ends_at.name": "La fin de session du même enfant",
+    "blueprint.input.session_ends_at.description": "sensor.reward_facts_<child>_session_ends_at",
+    "blueprint.input.devices.name": "Appareils à éteindre",
+  },
+  "session_ending_warning.yaml": {
+    "blueprint.name": "Reward Facts - prévenir avant la fin d'une session",
+    "blueprint.description":
+      "Lance vos actions quelques minutes avant la fin de la session de récompense d'un enfant : une notification, " +
+      "un rappel vocal, une lampe qui clignote. Seulement les jours de ce foyer (le capteur « mon jour » de l'enfant " +
+      "est activé). Les actions peuvent utiliser `child_name` et `minutes_left`.",
+    "blueprint.input.my_day.name": "Le capteur « mon jour » de l'enfant",
+    "blueprint.input.my_day.description":
+      "binary_sensor.reward_facts_<child>_my_day. Rien ne se passe les jours de l'autre foyer.",
+    "blueprint.input.session_ends_at.name": "La fin de session du même enfant",
+    "blueprint.input.session_ends_at.description": "sensor.reward_facts_<child>_session_ends_at",
+    "blueprint.input.minutes_before.name": "Minutes avant la fin",
+    "blueprint.input.warning_actions.name": "Actions",
+    "blueprint.input.warning_actions.description":
+      "Que faire, par exemple prévenir un téléphone : Plus que {{ minutes_left }} minutes, {{ child_name }} !",
+  },
+  "traffic_light.yaml": {
+    "blueprint.name": "Reward Facts - lampe feu tricolore selon les minutes restantes",
+    "blueprint.description":
+      "Colore une lampe selon les minutes restantes d'un enfant : vert quand il en reste beaucoup, orange sous le " +
+      "premier seuil, rouge sous le second. Seulement les jours de ce foyer (le capteur « mon jour » de l'enfant " +
+      "est activé) ; les jours de l'autre foyer, la lampe est laissée telle quelle.",
+    "blueprint.input.my_day.name": "Le capteur « mon jour » de l'enfant",
+    "blueprint.input.my_day.description": "binary_sensor.reward_facts_<child>_my_day",
+    "blueprint.input.minutes_remaining.name": "Les minutes restantes du même enfant",
+    "blueprint.input.minutes_remaining.description": "sensor.reward_facts_<child>_minutes_remaining",
+    "blueprint.input.lamp.name": "Lampe",
+    "blueprint.input.lamp.description": "Une lampe qui peut afficher des couleurs.",
+    "blueprint.input.orange_below.name": "Orange en dessous de (minutes)",
+    "blueprint.input.red_below.name": "Rouge en dessous de (minutes)",
+    "blueprint.input.brightness.name": "Luminosité",
   },
 };

@@ -1,5 +1,5 @@
 import { en } from "./en.js";
-import { fr } from "./fr.js";
+import { fr, frBlueprints } from "./fr.js";
 
 /** Every text of the bridge in one language: the shape of English's, strings everywhere. */
 export type Texts = {
@@ -14,6 +14,15 @@ export type Texts = {
  * line here.
  */
 export const languages: Readonly<Record<string, Texts>> = { en, fr };
+
+/** A language's blueprints: by file, the text at each path of the English one (`blueprint.name`). */
+export type BlueprintTexts = Readonly<Record<string, Readonly<Record<string, string>>>>;
+
+/**
+ * The blueprints' languages besides English, whose files are the originals (npm run blueprints
+ * writes the others from them). A language without blueprints has the English ones.
+ */
+export const blueprintLanguages: Readonly<Record<string, BlueprintTexts>> = { fr: frBlueprints };
 
 /** What a household's language gives: its texts, and whether the bridge had to fall back to English. */
 export interface TextsChoice {
