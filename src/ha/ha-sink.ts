@@ -12,6 +12,7 @@ import {
 } from "../engine/sink.js";
 import type { RecentDeliveryHistory } from "../engine/storage.js";
 import type { Logger } from "../log/logger.js";
+import { BridgeNotices } from "./bridge-notices.js";
 import { HaConnection } from "./connection.js";
 import { DashboardKeeper } from "./dashboard/dashboard-keeper.js";
 import { type ChildIdentity, childEntities, refusedStatusEntity, statusEntity } from "./entities.js";
@@ -19,9 +20,9 @@ import { contractNames, type EntityNames } from "./entity-names.js";
 import type { EntityPublisher, EntityPublisherFactory } from "./entity-publisher.js";
 import { HomeAssistantAuthError, HomeAssistantNotAdminError } from "./errors.js";
 import { EventDeliverer } from "./event-deliverer.js";
-import { brokerNotice, type PersistentNotice, tokenNotice } from "./notifications.js";
 import { RestEntities } from "./rest/rest-entities.js";
 import { SettledSlugs, type SlugMemory } from "./settled-slugs.js";
+import { slugsShown } from "./shown-slugs.js";
 import { StateWriter } from "./state-writer.js";
 import { HouseholdLanguage } from "./texts/household-language.js";
 
@@ -78,13 +79,7 @@ export class HaSink implements Sink {
   readonly #slugs: SettledSlugs;
   /** When each child's today was last read. */
   readonly #lastReads = new Map<string, number>();
-  readonly #tokenNotice: PersistentNotice;
-  readonly #brokerNotice: PersistentNotice;
-  /**
-   * Connected, and the notifications told what this connection must show: status publishes update
-   * the token's from then on. Not while the link is down (nothing could reach Home Assistant).
-   */
-  #noticesLive = false;
+  readonly #notices: BridgeNotices;
   #status: EngineStatus | undefined;
   #lastWriteFailure = 0;
   readonly #opening: AbortSignal | undefined;
@@ -115,7 +110,7 @@ export class HaSink implements Sink {
       onConfigUpdated: () => void this.#followLanguage(),
       // Every drop, a clean stop too (connection.ts): facts answered just before may be owed.
       onDisconnected: () => {
-        this.#noticesLive = false;
+        this.#notices.disconnected();
         this.#events.dropped();
       },
     });
@@ -148,8 +143,7 @@ export class HaSink implements Sink {
     const call = (domain: string, service: string, data: Record<string, unknown>) =>
       this.#states.callService(domain, service, data);
     const language = { texts, moment: (at: number) => this.#language.moment(at, this.#connection.timeZone) };
-    this.#tokenNotice = tokenNotice(call, options.logger, language);
-    this.#brokerNotice = brokerNotice(call, options.logger, language);
+    this.#notices = new BridgeNotices(call, options.logger, language);
   }
 
   /**
@@ -187,7 +181,14 @@ export class HaSink implements Sink {
 
   async setChildren(children: readonly ChildRef[]): Promise<void> {
     this.#children = children;
-    await this.#slugs.settle(children, (newcomers) => this.#slugsShown(newcomers));
+    await this.#slugs.settle(children, (newcomers) =>
+      slugsShown(
+        this.#connection,
+        this.#names,
+        (id) => this.#entities.uniqueIdOf(id, "minutes_remaining"),
+        newcomers,
+      ),
+    );
     await this.#publishing(() => this.#entities.setChildren(children.map((child) => this.#identity(child))));
     this.#childrenKnown = true;
     if (this.#connection.ready) {
@@ -224,7 +225,7 @@ export class HaSink implements Sink {
     await this.#publishing(() =>
       this.#entities.publishStatus(statusEntity(this.#names, this.#language.texts, status, degraded), status),
     );
-    if (this.#noticesLive) await this.#tokenNotice.show(status.state === "token_invalid");
+    await this.#notices.status(status.state);
   }
 
   async markUnavailable(child: ChildRef, reason: UnavailableReason): Promise<void> {
@@ -262,34 +263,6 @@ export class HaSink implements Sink {
     return { id: child.id, firstName: child.firstName, slug: this.#slugs.slugOf(child) };
   }
 
-  /**
-   * The slugs Home Assistant already shows of these children, from an earlier run: the entity id
-   * of their minutes remaining, a registry entity of this bridge's MQTT device (by unique id) or a
-   * state the REST mode wrote (by its `child_id`).
-   */
-  async #slugsShown(children: readonly ChildRef[]): Promise<Map<string, string>> {
-    const [registry, states] = await Promise.all([
-      this.#connection.command<Array<{ entity_id: string; unique_id: string; platform: string }>>({
-        type: "config/entity_registry/list",
-      }),
-      this.#connection.command<Array<{ entity_id: string; attributes: Record<string, unknown> }>>({
-        type: "get_states",
-      }),
-    ]);
-    const kind = "minutes_remaining";
-    const shown = new Map<string, string>();
-    for (const child of children) {
-      const uniqueId = this.#entities.uniqueIdOf(child.id, kind);
-      const registered = uniqueId ? registry.find((entry) => entry.unique_id === uniqueId) : undefined;
-      const written = states.find(
-        (state) => state.attributes.child_id === child.id && this.#names.slugIn(state.entity_id, kind),
-      );
-      const slug = this.#names.slugIn(registered?.entity_id ?? written?.entity_id ?? "", kind);
-      if (slug) shown.set(child.id, slug);
-    }
-    return shown;
-  }
-
   /** A failed write is logged and counted (the status says `ha_degraded`), never thrown at the engine. */
   async #publishing(write: () => Promise<void>): Promise<void> {
     try {
@@ -305,12 +278,8 @@ export class HaSink implements Sink {
     this.#language.follow(this.#connection.language);
     // Home Assistant may have restarted and lost a helper created just before.
     this.#events.records.reset();
-    // Nor is it known which notifications it shows: Home Assistant may have restarted (they are
-    // gone), or an earlier run of the bridge raised one and died, or was restarted once its cause
-    // was fixed. Each is sent once on this connection, a dismissal too.
-    this.#tokenNotice.reset();
-    this.#brokerNotice.reset();
-    this.#noticesLive = true;
+    // Nor is it known which notifications it shows (bridge-notices.ts).
+    this.#notices.connected();
     await this.#ensureRecords().catch((error: unknown) => {
       // Not a reason to hold the states back: each fact asks again before it is sent.
       this.#logger.warn({ err: error }, "the delivery records could not be checked in Home Assistant");
@@ -322,8 +291,7 @@ export class HaSink implements Sink {
       await this.#publishing(async () => {
         await this.#states.write([refusedStatusEntity(this.#names, this.#language.texts, refusal)]);
       });
-      await this.#brokerNotice.show(true);
-      await this.#showTokenNotice();
+      await this.#notices.broker(true);
       return;
     }
     await this.#republish();
@@ -353,8 +321,7 @@ export class HaSink implements Sink {
     await this.#entities.republish();
     this.#logger.info({ mode: this.#entities.mode }, "published every entity to Home Assistant");
     // The broker accepted the bridge (or there is none): its notification has no cause left.
-    await this.#brokerNotice.show(false);
-    await this.#showTokenNotice();
+    await this.#notices.broker(false);
   }
 
   /**
@@ -366,13 +333,7 @@ export class HaSink implements Sink {
     if (!this.#language.follow(this.#connection.language) || !this.#connection.ready) return;
     await this.#publishing(() => this.#entities.republish());
     if (this.#status) await this.publishStatus(this.#status);
-    await this.#tokenNotice.reword();
-    await this.#brokerNotice.reword();
+    await this.#notices.reword();
     await this.#keepDashboard();
-  }
-
-  /** The token's notification as the status says; before any status, the first publish does it. */
-  async #showTokenNotice(): Promise<void> {
-    if (this.#status) await this.#tokenNotice.show(this.#status.state === "token_invalid");
   }
 }
