@@ -20,6 +20,7 @@ import type { Logger } from "./log/logger.js";
 import {
   cursorStoreOn,
   DeliveredLog,
+  derivedStoreOn,
   openStore,
   RecentDeliveryLog,
   RequestLog,
@@ -45,12 +46,16 @@ function slugMemoryOn(store: Store): SlugMemory {
 /** What the bridge's options set of the engine's polling (options-schema.ts holds their defaults). */
 export function pollingOptions(
   options: BridgeOptions,
-): Pick<EngineOptions, "eventsIntervalMs" | "todayIntervalMs" | "childrenFilter" | "replayedAfterMs"> {
+): Pick<
+  EngineOptions,
+  "eventsIntervalMs" | "todayIntervalMs" | "childrenFilter" | "replayedAfterMs" | "minutesLowThresholds"
+> {
   return {
     eventsIntervalMs: options.events_interval_seconds * 1000,
     todayIntervalMs: options.today_interval_seconds * 1000,
     childrenFilter: options.children,
     replayedAfterMs: options.replayed_after_minutes * 60_000,
+    minutesLowThresholds: options.minutes_low_thresholds,
   };
 }
 
@@ -142,6 +147,7 @@ export class App {
       budget,
       sink,
       cursors: cursorStoreOn(store),
+      derived: derivedStoreOn(store),
       delivered,
       logger,
       timeZone: () => sink.timeZone() ?? config.timeZone,

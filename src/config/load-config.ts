@@ -61,6 +61,7 @@ export const environmentNames: Record<keyof BridgeOptions, string> = {
   today_interval_seconds: "REWARD_FACTS_TODAY_INTERVAL_SECONDS",
   children: "REWARD_FACTS_CHILDREN",
   replayed_after_minutes: "REWARD_FACTS_REPLAYED_AFTER_MINUTES",
+  minutes_low_thresholds: "REWARD_FACTS_MINUTES_LOW_THRESHOLDS",
   log_level: "REWARD_FACTS_LOG_LEVEL",
   publish: "REWARD_FACTS_PUBLISH",
   dashboard: "REWARD_FACTS_DASHBOARD",
@@ -159,6 +160,10 @@ function fromEnvironment(env: NodeJS.ProcessEnv): Record<string, unknown> {
         .split(",")
         .map((entry) => entry.trim())
         .filter(Boolean);
+    else if (key === "minutes_low_thresholds")
+      options[key] = value
+        .split(",")
+        .map((entry) => (/^\s*\d+\s*$/.test(entry) ? Number(entry) : entry.trim()));
     else if (numericOptions.has(key))
       options[key] = /^\s*-?\d+(\.\d+)?\s*$/.test(value) ? Number(value) : value;
     else if (booleanOptions.has(key)) options[key] = booleanOf(value);

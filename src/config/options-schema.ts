@@ -24,6 +24,11 @@ export const optionsSchema = z.object({
   children: z._default(z.array(z.string().check(z.trim(), z.minLength(1))), []),
   /** A fact older than this when it reaches Home Assistant is marked `replayed` (a catch-up). */
   replayed_after_minutes: z._default(z.int().check(z.minimum(1), z.maximum(10_080)), 10),
+  /**
+   * Minutes remaining at which a `minutes_low` fact fires, once each per session: a warning before
+   * the screen goes off.
+   */
+  minutes_low_thresholds: z._default(z.array(z.int().check(z.minimum(1), z.maximum(240))), [10, 5]),
   log_level: z._default(z.enum(logLevels), "info"),
   /**
    * How entities reach Home Assistant: `mqtt`, registry entities through MQTT discovery (a device

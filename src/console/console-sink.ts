@@ -1,4 +1,5 @@
-import type { ApiEvent, Today } from "../api/schemas.js";
+import type { Today } from "../api/schemas.js";
+import type { Fact } from "../engine/derived-facts.js";
 import type {
   ChildRef,
   DeliveryOutcome,
@@ -66,7 +67,7 @@ export function describeToday(today: Today): string {
   return `${today.minutesRemaining} min left, ${today.points}/${today.maxPoints} points, streak ${today.streakDays} d${session}`;
 }
 
-export function describeEvent(event: ApiEvent): string {
+export function describeEvent(event: Fact): string {
   switch (event.type) {
     case "behavior_validated":
       return `behavior validated: ${event.label ?? "(no label)"}`;
@@ -76,6 +77,26 @@ export function describeEvent(event: ApiEvent): string {
       return `menu item used: ${event.label ?? "(no label)"}`;
     case "cheer_sent":
       return `cheer: ${event.cheer}`;
+    case "behavior_declared":
+      return `behavior declared, to validate in the app: ${event.label}`;
+    case "behavior_rejected":
+      return `behavior rejected: ${event.label}`;
+    case "minutes_low":
+      return `${event.minutesRemaining} min left (below ${event.threshold})`;
+    case "session_ended":
+      return "session ended";
+    case "mandatory_done":
+      return "the essentials are done";
+    case "perfect_day":
+      return "a perfect day";
+    case "streak_extended":
+      return `streak: ${event.streak} days`;
+    case "streak_broken":
+      return `streak broken (was ${event.previousStreak} days)`;
+    case "next_tier_reached":
+      return `next tier reached at ${event.points} points`;
+    case "day_started":
+      return "a new day";
   }
 }
 

@@ -1,4 +1,5 @@
-import type { ApiEvent, Today } from "../api/schemas.js";
+import type { Today } from "../api/schemas.js";
+import type { Fact } from "../engine/derived-facts.js";
 import type { ChildRef, EngineStatus } from "../engine/sink.js";
 
 /** One line of the children table: the last reading, or why there is none. */
@@ -12,7 +13,7 @@ export interface ChildRow {
 
 export interface EventRow {
   child: ChildRef;
-  event: ApiEvent;
+  event: Fact;
   /** Order of arrival: breaks ties between facts of the same instant. */
   seq: number;
 }
@@ -66,7 +67,7 @@ export class LiveModel {
     this.#update(child, { unavailable: reason });
   }
 
-  addEvent(child: ChildRef, event: ApiEvent): void {
+  addEvent(child: ChildRef, event: Fact): void {
     this.#events = latestEvents([...this.#events, { child, event, seq: this.#seq++ }], this.#maxEvents);
   }
 

@@ -2,6 +2,7 @@ import { ChildNotCoveredError } from "../api/errors.js";
 import type { Logger } from "../log/logger.js";
 import type { ApiReader } from "./api-reader.js";
 import { startOfLocalDay } from "./day-start.js";
+import { derivedJobParts } from "./derived-job.js";
 import { type DeliveryMoment, type EventsJobContext, eventsJobParts, pollEvents } from "./events-job.js";
 import { FailureReactions } from "./failure-reactions.js";
 import { FollowedChildren } from "./followed-children.js";
@@ -12,7 +13,7 @@ import { retryTransient } from "./retry.js";
 import { type Job, nextJob, type Schedule } from "./scheduler.js";
 import type { EngineStatus, Sink } from "./sink.js";
 import { sleep } from "./sleep.js";
-import type { CursorStore, DeliveryLedger } from "./storage.js";
+import type { CursorStore, DeliveryLedger, DerivedFactsStore } from "./storage.js";
 import { readToday, type TodayJobContext } from "./today-job.js";
 
 export interface EngineOptions {
@@ -44,6 +45,10 @@ export interface EngineOptions {
   onTurn?: () => void;
   /** A fact older than this when it is sent is marked replayed (an option of the bridge). */
   replayedAfterMs: number;
+  /** Minutes remaining at which `minutes_low` fires (an option of the bridge; 10 and 5 unless told). */
+  minutesLowThresholds?: readonly number[];
+  /** Where each child's derivation state and pending derived facts are kept; in memory without. */
+  derived?: DerivedFactsStore;
   /** Test hook (see EventsJobContext.pauseAt). */
   pauseAt?: (moment: DeliveryMoment, eventId: string) => Promise<void>;
 }
@@ -55,8 +60,8 @@ export interface EngineOptions {
  * between children and a clean stop simple.
  */
 export class Engine {
-  readonly #o: Required<Omit<EngineOptions, "childrenFilter" | "pauseAt">> &
-    Pick<EngineOptions, "pauseAt"> & { childrenFilter: readonly string[] };
+  readonly #o: Required<Omit<EngineOptions, "childrenFilter" | "pauseAt" | "derived">> &
+    Pick<EngineOptions, "pauseAt" | "derived"> & { childrenFilter: readonly string[] };
   readonly #children: FollowedChildren;
   readonly #failures: FailureReactions;
   readonly #abort = new AbortController();
@@ -76,6 +81,7 @@ export class Engine {
       tokenCheckIntervalMs: 10 * 60_000,
       statusIntervalMs: 60_000,
       childrenFilter: [],
+      minutesLowThresholds: [10, 5],
       jitter: 0.1,
       random: Math.random,
       unavailableAfterIntervals: 3,
@@ -87,7 +93,18 @@ export class Engine {
     this.#pacing = new Pacing(o);
     const retry = <T>(attempt: () => Promise<T>, signal: AbortSignal) =>
       retryTransient(attempt, signal, { minTimeoutMs: o.retryMinTimeoutMs });
-    this.#today = { reader: o.reader, sink: o.sink, logger: o.logger, retry };
+    this.#today = {
+      reader: o.reader,
+      sink: o.sink,
+      logger: o.logger,
+      retry,
+      delivered: o.delivered,
+      replayedAfterMs: o.replayedAfterMs,
+      store: o.derived,
+      minutesLowThresholds: o.minutesLowThresholds,
+      ...derivedJobParts(),
+      ...(o.pauseAt ? { pauseAt: o.pauseAt } : {}),
+    };
     this.#children = new FollowedChildren({
       sink: o.sink,
       logger: o.logger,

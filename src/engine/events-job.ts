@@ -1,25 +1,17 @@
 import { MalformedSinceError } from "../api/errors.js";
 import type { ReadEventsPage } from "../api/events-page.js";
-import type { Logger } from "../log/logger.js";
 import type { ApiReader } from "./api-reader.js";
-import { factAgeMs } from "./fact-age.js";
+import { deliverFacts, type FactDeliveryContext } from "./fact-delivery.js";
 import { RecordRecovery, type Recovery } from "./record-recovery.js";
-import { type ChildRef, type FactDelivery, NotDeliveredError, type Sink } from "./sink.js";
-import type { CursorStore, DeliveryLedger } from "./storage.js";
+import type { ChildRef } from "./sink.js";
+import type { CursorStore } from "./storage.js";
 
 /** The API's page size: a full page means more may follow at once. */
 export const PAGE_SIZE = 100;
 
-export interface EventsJobContext {
+export interface EventsJobContext extends FactDeliveryContext {
   reader: ApiReader;
-  sink: Sink;
   cursors: CursorStore;
-  delivered: DeliveryLedger;
-  logger: Logger;
-  /** A fact older than this when it is sent is marked replayed. */
-  replayedAfterMs: number;
-  /** Test hook: a pause at a moment of a delivery, so that a test can kill the process there. */
-  pauseAt?: (moment: DeliveryMoment, eventId: string) => Promise<void>;
   /** The start of the household's day that holds `instant` (now by default), ISO 8601 with offset. */
   dayStart(instant?: number): string;
   retry<T>(attempt: () => Promise<T>, signal: AbortSignal): Promise<T>;
@@ -48,8 +40,7 @@ export function eventsJobParts(
   };
 }
 
-/** After the claim, before the send; after the answer, before the acknowledgement is recorded. */
-export type DeliveryMoment = "after_claim" | "before_ack";
+export type { DeliveryMoment } from "./fact-delivery.js";
 
 export interface EventsOutcome {
   /** Facts handed to the sink by this run. */
@@ -103,7 +94,10 @@ export async function pollEvents(
       sinceIsStored = false;
       continue;
     }
-    const handed = await deliverPage(ctx, child, page, recovered?.uncertainUntil, signal);
+    const uncertainUntil = recovered?.uncertainUntil;
+    const handed = await deliverFacts(ctx, child, child.id, page.events, signal, (fact) =>
+      uncertainUntil === undefined ? false : !(Date.parse(fact.at) > uncertainUntil),
+    );
 
     // An empty page may carry no cursor (the spec does not say): keep the one we have. A page of
     // events without one continues from its last instant; the ids drop what comes back.
@@ -153,57 +147,4 @@ export function cursorInstant(cursor: string): number | undefined {
   if (!/^\d{4}-\d{2}-\d{2}T/.test(first)) return undefined;
   const at = Date.parse(first);
   return Number.isFinite(at) ? at : undefined;
-}
-
-async function deliverPage(
-  ctx: EventsJobContext,
-  child: ChildRef,
-  page: ReadEventsPage,
-  uncertainUntil: number | undefined,
-  signal: AbortSignal,
-) {
-  let count = 0;
-  let recent = 0;
-  let firstAt: number | undefined;
-  for (const event of page.events) {
-    const state = ctx.delivered.stateOf(child.id, event.id);
-    if (state === "acknowledged") continue;
-    await ctx.sink.whenReady(signal);
-    const ageMs = factAgeMs(event.at);
-    const delivery: FactDelivery = {
-      event,
-      ageSeconds: Math.round(ageMs / 1000),
-      replayed: ageMs > ctx.replayedAfterMs,
-      inDoubt: state === "in_doubt",
-      lastReceipt: ctx.delivered.receiptOf(child.id),
-      uncertain: uncertainUntil !== undefined && !(Date.parse(event.at) > uncertainUntil),
-    };
-    // In doubt from here until the acknowledgement is recorded: a crash anywhere in between makes
-    // the next run send it again as such, and the sink's record tells whether it had arrived.
-    ctx.delivered.claim(child.id, event.id);
-    await ctx.pauseAt?.("after_claim", event.id);
-    let outcome: Awaited<ReturnType<Sink["publishEvent"]>>;
-    try {
-      outcome = await ctx.sink.publishEvent(child, delivery);
-    } catch (error) {
-      // Certainly not arrived: forget the claim, unless an earlier send left it in doubt. Any
-      // other failure (sent, no answer) leaves it in doubt, and the page stops here, in order.
-      if (error instanceof NotDeliveredError && !delivery.inDoubt) ctx.delivered.release(child.id, event.id);
-      throw error;
-    }
-    await ctx.pauseAt?.("before_ack", event.id);
-    ctx.delivered.acknowledge(child.id, event.id, outcome.receipt);
-    if (outcome.alreadyDelivered) {
-      ctx.logger.info(
-        { child: child.firstName, event: event.id, type: event.type },
-        "a fact in doubt had arrived already; not sent again",
-      );
-    } else {
-      count++;
-      if (!delivery.replayed) recent++;
-      const at = Date.parse(event.at);
-      if (Number.isFinite(at)) firstAt = Math.min(firstAt ?? at, at);
-    }
-  }
-  return { count, recent, firstAt };
 }

@@ -1,4 +1,5 @@
-import type { ApiEvent, Child, Today } from "../api/schemas.js";
+import type { Child, Today } from "../api/schemas.js";
+import type { Fact } from "./derived-facts.js";
 
 /** A child as the engine knows it (as listed by GET /children). */
 export type ChildRef = Child;
@@ -39,9 +40,9 @@ export interface EngineStatus {
   lastTurnAt: number;
 }
 
-/** One journal fact on its way to the sink. */
+/** One fact (of the journal, or derived from today's readings) on its way to the sink. */
 export interface FactDelivery {
-  event: ApiEvent;
+  event: Fact;
   /** How late it is: seconds from the fact (its `at`) to now. */
   ageSeconds: number;
   /** Older than the configured threshold: a catch-up (first start, an outage), not news. */

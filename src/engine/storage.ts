@@ -1,5 +1,7 @@
 // What the engine, and a sink that keeps notes of its own, need from storage: the ports that
 // src/store implements durably, defined here so that neither side needs the other's modules.
+import type { DerivationState } from "./derivation.js";
+import type { DerivedFact } from "./derived-facts.js";
 import type { ChildRef, FactDelivery } from "./sink.js";
 
 /**
@@ -109,4 +111,20 @@ export interface RecentDeliveryHistory {
 /** When the entry was last noted: its answer, or its sending while no answer came. */
 export function notedAt(entry: RecentDelivery): number {
   return entry.answeredAt ?? entry.sentAt;
+}
+
+/**
+ * What derivation keeps of a child (the last reading) and the derived facts not yet acknowledged,
+ * together: written before any of those facts is sent, in one write, so that a crash between a
+ * reading and the delivery of what it showed loses nothing.
+ */
+export interface DerivedRecord {
+  state: DerivationState;
+  pending: DerivedFact[];
+}
+
+/** One DerivedRecord per child, durable once `set` resolves. */
+export interface DerivedFactsStore {
+  get(childId: string): Promise<DerivedRecord | undefined>;
+  set(childId: string, record: DerivedRecord): Promise<void>;
 }

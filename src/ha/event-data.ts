@@ -1,3 +1,4 @@
+import { isDerived } from "../engine/derived-facts.js";
 import type { FactDelivery } from "../engine/sink.js";
 import type { ChildIdentity } from "./entities.js";
 
@@ -5,9 +6,10 @@ import type { ChildIdentity } from "./entities.js";
 export { EVENT_TYPE } from "./entity-names.js";
 
 /**
- * The bus event's data for a journal fact, as the contract names it, and how late it is:
- * `age_seconds`, and `replayed` past the configured threshold (a catch-up after a first start or
- * an outage, which an announcement should skip). `redelivered` is added by the delivery itself.
+ * The bus event's data for a fact, as the contract names it, and how late it is: `age_seconds`,
+ * and `replayed` past the configured threshold (a catch-up after a first start or an outage, which
+ * an announcement should skip). `derived` tells a fact worked out from today's readings from one
+ * of the journal. `redelivered` is added by the delivery itself.
  */
 export function eventData(
   child: ChildIdentity,
@@ -15,6 +17,7 @@ export function eventData(
 ): Record<string, unknown> {
   const common = {
     type: event.type,
+    derived: isDerived(event),
     event_id: event.id,
     child_id: event.childId,
     at: event.at,
@@ -33,5 +36,22 @@ export function eventData(
       return { ...common, menu_item_id: event.menuItemId, label: event.label };
     case "cheer_sent":
       return { ...common, cheer: event.cheer };
+    case "behavior_declared":
+    case "behavior_rejected":
+      return { ...common, behavior_id: event.behaviorId, label: event.label, mandatory: event.mandatory };
+    case "minutes_low":
+      return { ...common, minutes_remaining: event.minutesRemaining, threshold: event.threshold };
+    case "session_ended":
+      return { ...common, session_minutes: event.sessionMinutes };
+    case "mandatory_done":
+    case "perfect_day":
+      return common;
+    case "streak_extended":
+    case "streak_broken":
+      return { ...common, streak: event.streak, previous_streak: event.previousStreak };
+    case "next_tier_reached":
+      return { ...common, points: event.points, units_gain: event.unitsGain };
+    case "day_started":
+      return { ...common, period: event.period, minutes_unlocked: event.minutesUnlocked };
   }
 }

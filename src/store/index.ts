@@ -7,6 +7,7 @@
 // the append log, the atomic rewrite): one way in, openStore or a log's open.
 export { cursorStoreOn } from "./cursor-store.js";
 export { DeliveredLog } from "./delivered-log.js";
+export { derivedStoreOn } from "./derived-store.js";
 export { StoreClosedError, StoreError, StoreOpenError, StoreValueError, StoreWriteError } from "./errors.js";
 export type { JsonValue } from "./json.js";
 export { type OpenStoreOptions, openStore, type Store } from "./open-store.js";

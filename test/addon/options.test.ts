@@ -48,15 +48,18 @@ describe("config.yaml's options and the bridge's options schema", () => {
         expect(accepts(key, "https://api2.example.com")).toBe(true);
         expect(accepts(key, "api2.example.com")).toBe(false);
         break;
-      case "int":
+      case "int": {
+        // A list of them (`- int(…)`) takes each value in a list.
+        const value = (n: number) => (type.multiple ? [n] : n);
         expect(type.min).toBeDefined();
         expect(type.max).toBeDefined();
-        expect(accepts(key, type.min)).toBe(true);
-        expect(accepts(key, type.max)).toBe(true);
-        expect(accepts(key, (type.min as number) - 1)).toBe(false);
-        expect(accepts(key, (type.max as number) + 1)).toBe(false);
-        expect(accepts(key, (type.min as number) + 0.5)).toBe(false);
+        expect(accepts(key, value(type.min as number))).toBe(true);
+        expect(accepts(key, value(type.max as number))).toBe(true);
+        expect(accepts(key, value((type.min as number) - 1))).toBe(false);
+        expect(accepts(key, value((type.max as number) + 1))).toBe(false);
+        expect(accepts(key, value((type.min as number) + 0.5))).toBe(false);
         break;
+      }
       case "list":
         // The values of the bridge's own enum, in its order.
         expect(type.values).toEqual(

@@ -27,6 +27,7 @@ describe("standalone configuration from the environment", () => {
       today_interval_seconds: 60,
       children: [],
       replayed_after_minutes: 10,
+      minutes_low_thresholds: [10, 5],
       publish: "auto",
       dashboard: false,
       log_level: "info",

@@ -12,6 +12,7 @@ import { createLogger, type Logger } from "../../src/log/logger.js";
 import { ApiSimulator, type SimulatorOptions } from "../../src/simulator/index.js";
 import { cursorStoreOn } from "../../src/store/cursor-store.js";
 import { DeliveredLog } from "../../src/store/delivered-log.js";
+import { derivedStoreOn } from "../../src/store/derived-store.js";
 import { openStore, type Store } from "../../src/store/index.js";
 import { RequestLog } from "../../src/store/request-log.js";
 import { busiestMinute } from "./busiest-minute.js";
@@ -125,11 +126,16 @@ export class EngineRig {
       delete: (id) => this.time.track(cursors.delete(id)),
     };
     this.delivered = DeliveredLog.open({ dataDir: this.dataDir, logger });
+    const derived = derivedStoreOn(this.store);
     this.engine = new Engine({
       reader: this.client,
       budget: this.budget,
       sink: this.sink,
       cursors: this.cursors,
+      derived: {
+        get: (id) => derived.get(id),
+        set: (id, record) => this.time.track(derived.set(id, record)),
+      },
       delivered: this.delivered,
       logger,
       timeZone: () => this.sim.timeZone,

@@ -1,4 +1,5 @@
-import type { ApiEvent, Today } from "../../src/api/schemas.js";
+import type { Today } from "../../src/api/schemas.js";
+import { type Fact, isDerived } from "../../src/engine/derived-facts.js";
 import {
   type ChildRef,
   type DeliveryOutcome,
@@ -15,7 +16,7 @@ import {
  * "record" is the list of facts it took, which resolves a fact in doubt as HA's record would.
  */
 export class RecordingSink implements Sink {
-  readonly events: Array<{ childId: string; event: ApiEvent; at: number; delivery: FactDelivery }> = [];
+  readonly events: Array<{ childId: string; event: Fact; at: number; delivery: FactDelivery }> = [];
   readonly todays: Array<{ childId: string; today: Today; at: number }> = [];
   readonly statuses: EngineStatus[] = [];
   readonly unavailable: Array<{ childId: string; reason: UnavailableReason; at: number }> = [];
@@ -72,7 +73,8 @@ export class RecordingSink implements Sink {
   async readDeliveryRecord(child: ChildRef): Promise<DeliveryRecordReading> {
     if (!this.#ready) throw new NotDeliveredError("sink not ready");
     if (this.recordMode !== "kept") return { kind: this.recordMode };
-    const last = this.events.filter((e) => e.childId === child.id).at(-1);
+    // Its record of the child's journal (derived facts have a record of their own).
+    const last = this.events.filter((e) => e.childId === child.id && !isDerived(e.event)).at(-1);
     return last ? { kind: "names", factId: last.event.id, updatedAt: last.at } : { kind: "empty" };
   }
 
@@ -84,8 +86,14 @@ export class RecordingSink implements Sink {
     this.unavailable.push({ childId: child.id, reason, at: Date.now() });
   }
 
+  /** The child's journal facts taken, in order. */
   eventIdsOf(childId: string): string[] {
-    return this.events.filter((e) => e.childId === childId).map((e) => e.event.id);
+    return this.events.filter((e) => e.childId === childId && !isDerived(e.event)).map((e) => e.event.id);
+  }
+
+  /** The child's derived facts taken, in order. */
+  derivedOf(childId: string): Fact[] {
+    return this.events.filter((e) => e.childId === childId && isDerived(e.event)).map((e) => e.event);
   }
 
   lastStatus(): EngineStatus | undefined {
