@@ -260,6 +260,25 @@ export class ApiSimulator {
     this.#child(childId).firstName = firstName;
   }
 
+  /** The child says in the app she did a behavior (declared), from `at` (now by default). */
+  declareBehavior(childId: string, behaviorId: string, at: number = this.clock.now()): void {
+    this.#markBehavior(childId, behaviorId, { declaredAt: at }, at);
+  }
+
+  /** A parent rejects a declared behavior in the app, from `at` (now by default). */
+  rejectBehavior(childId: string, behaviorId: string, at: number = this.clock.now()): void {
+    this.#markBehavior(childId, behaviorId, { rejectedAt: at }, at);
+  }
+
+  #markBehavior(
+    childId: string,
+    behaviorId: string,
+    change: { declaredAt?: number; rejectedAt?: number },
+    at: number,
+  ) {
+    this.#journal.markBehavior(this.#child(childId), localDateOf(at, this.timeZone), behaviorId, change);
+  }
+
   /** The next `count` admitted requests (matching `match`, if given) fail with the fault. */
   failNext(count: number, fault: Fault, match?: FaultMatch): void {
     this.#faults.arm(count, fault, match);

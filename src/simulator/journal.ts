@@ -1,5 +1,5 @@
 import type { ApiEvent } from "../api/schemas.js";
-import { type DayPlan, planDay } from "./day-plan.js";
+import { type BehaviorTimeline, type DayPlan, planDay } from "./day-plan.js";
 import type { SimChild } from "./household.js";
 import type { TimedEvent } from "./ledger.js";
 import { compareKeys, type JournalKey } from "./ordering.js";
@@ -52,6 +52,17 @@ export class Journal {
       this.#plans.set(key, plan);
     }
     return plan;
+  }
+
+  /**
+   * A parent or the child acts on a behavior in the app (a test's doing): declared or rejected
+   * from `at` on its day, as a day plan would have it.
+   */
+  markBehavior(child: SimChild, date: LocalDate, behaviorId: string, change: BehaviorTimeline): void {
+    const plan = this.plan(child, date);
+    const timelines = new Map(plan.timelines);
+    timelines.set(behaviorId, { ...timelines.get(behaviorId), ...change });
+    this.#plans.set(`${child.id}|${date}`, { ...plan, timelines });
   }
 
   add(child: SimChild, entry: JournalEntry): void {

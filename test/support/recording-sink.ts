@@ -61,8 +61,11 @@ export class RecordingSink implements Sink {
     this.todays.push({ childId: child.id, today, at: Date.now() });
   }
 
+  /** While set, it takes no fact (as a destination refusing them would), ready as it stays. */
+  refusingFacts = false;
+
   async publishEvent(child: ChildRef, delivery: FactDelivery): Promise<DeliveryOutcome> {
-    if (!this.#ready) throw new NotDeliveredError("sink not ready");
+    if (!this.#ready || this.refusingFacts) throw new NotDeliveredError("sink not ready");
     if (delivery.inDoubt && this.events.some((e) => e.event.id === delivery.event.id)) {
       return { alreadyDelivered: true };
     }
