@@ -97,8 +97,11 @@ const automations = `
           event_data: {message: "{{ message }}", child_name: "{{ child_name }}"}
 ${frenchAutomations}`;
 
-/** The example automations of DOCS.md, loaded alongside. */
-const docsExamples = [...readText("addon/DOCS.md").matchAll(/```yaml\n([\s\S]*?)```/g)]
+/** The example automations of DOCS.md and of its events page, loaded alongside. */
+const docsExamples = [
+  ...readText("addon/DOCS.md").matchAll(/```yaml\n([\s\S]*?)```/g),
+  ...readText("addon/docs/events.md").matchAll(/```yaml\n([\s\S]*?)```/g),
+]
   .map((m) => parseHaYaml(m[1] as string) as Record<string, unknown>)
   .filter((block) => block && "alias" in block && "triggers" in block);
 

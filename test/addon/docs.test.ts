@@ -2,10 +2,11 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import type { ApiEvent, ApiEventType } from "../../src/api/schemas.js";
+import type { ApiEventType } from "../../src/api/schemas.js";
 import { apiEventTypes } from "../../src/api/schemas.js";
 import { environmentNames } from "../../src/config/load-config.js";
 import { optionsSchema } from "../../src/config/options-schema.js";
+import { type DerivedFactType, derivedFactTypes, type Fact } from "../../src/engine/derived-facts.js";
 import type { BridgeState } from "../../src/engine/sink.js";
 import { reasonText, unavailableReasonKinds } from "../../src/engine/unavailable-reason.js";
 import { DEFAULT_GAUGE_MAX } from "../../src/ha/dashboard/build-dashboard.js";
@@ -49,12 +50,45 @@ const myDay = sampleToday;
 const calmDay = sampleCalmDay;
 
 const common = { id: "e1", at: "2026-11-21T16:02:11Z", day: "2026-11-21", childId: child.id };
-const sampleEvents: Record<ApiEventType, ApiEvent> = {
+const derived = { ...common, derived: true as const };
+const sampleFacts: Record<ApiEventType | DerivedFactType, Fact> = {
   behavior_validated: { ...common, type: "behavior_validated", behaviorId: "b1", label: "Homework" },
   session_started: { ...common, type: "session_started", minutes: 20 },
   menu_item_consumed: { ...common, type: "menu_item_consumed", menuItemId: "m1", label: "Film" },
   cheer_sent: { ...common, type: "cheer_sent", cheer: "bravo" },
+  behavior_declared: {
+    ...derived,
+    type: "behavior_declared",
+    behaviorId: "b1",
+    label: "Homework",
+    mandatory: true,
+  },
+  behavior_rejected: {
+    ...derived,
+    type: "behavior_rejected",
+    behaviorId: "b1",
+    label: "Homework",
+    mandatory: true,
+  },
+  minutes_low: { ...derived, type: "minutes_low", minutesRemaining: 9, threshold: 10 },
+  session_ended: { ...derived, type: "session_ended", sessionMinutes: 30 },
+  mandatory_done: { ...derived, type: "mandatory_done" },
+  perfect_day: { ...derived, type: "perfect_day" },
+  streak_extended: { ...derived, type: "streak_extended", streak: 5, previousStreak: 4 },
+  streak_broken: { ...derived, type: "streak_broken", streak: 0, previousStreak: 4 },
+  next_tier_reached: { ...derived, type: "next_tier_reached", points: 5, unitsGain: 15 },
+  day_started: { ...derived, type: "day_started", period: "school", minutesUnlocked: 30 },
 };
+
+/** addon/docs/events.md: its opening (the keys every event has) and a section per type. */
+const eventsPage = (() => {
+  const text = readText("addon/docs/events.md");
+  const parts = text.split(/^## /m);
+  return {
+    common: parts[0] ?? "",
+    section: (type: string) => parts.find((part) => part.startsWith(`\`${type}\``)),
+  };
+})();
 
 const yamlBlocks = [...docs.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1] as string);
 
@@ -108,21 +142,27 @@ describe("DOCS.md", () => {
     for (const reason of unavailableReasonKinds) expect(mentions(reasonText(reason)), reason).toBe(true);
   });
 
-  it("documents the event, each of its types and each field of its data", () => {
+  it("documents the event and each of its types, with its data", () => {
     expect(mentions(EVENT_TYPE)).toBe(true);
-    for (const type of apiEventTypes) {
+    for (const type of [...apiEventTypes, ...derivedFactTypes]) {
       expect(mentions(type), type).toBe(true);
+      const section = eventsPage.section(type);
+      expect(section, `a section of docs/events.md for ${type}`).toBeDefined();
       // What the delivery adds (redelivered) with what the mapping gives.
       const data = {
-        ...eventData(child, { event: sampleEvents[type], ageSeconds: 12, replayed: false }),
+        ...eventData(child, { event: sampleFacts[type], ageSeconds: 12, replayed: false }),
         redelivered: false,
       };
-      for (const field of Object.keys(data)) expect(mentions(field), `${type}.${field}`).toBe(true);
-      // An example of each type's data, with every field.
-      const example = yamlBlocks
-        .map((block) => parse(block) as unknown)
-        .find((v) => (v as { type?: string })?.type === type);
-      expect(Object.keys(example ?? {}).sort(), type).toEqual(Object.keys(data).sort());
+      for (const field of Object.keys(data)) {
+        const where = eventsPage.common.includes(`\`${field}\``) ? eventsPage.common : section;
+        expect(where?.includes(`\`${field}\``), `${type}.${field}`).toBe(true);
+        expect(mentions(field), `${type}.${field} in DOCS.md`).toBe(true);
+      }
+      // An automation to start from, on this type.
+      const example = [...(section ?? "").matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) =>
+        parse(m[1] as string),
+      );
+      expect(JSON.stringify(example), type).toContain(`"type":"${type}"`);
     }
   });
 
@@ -131,9 +171,11 @@ describe("DOCS.md", () => {
     expect(mentions(BROKER_NOTIFICATION_ID)).toBe(true);
   });
 
-  it("shows YAML that parses", () => {
-    expect(yamlBlocks.length).toBeGreaterThan(5);
-    for (const block of yamlBlocks) expect(() => parse(block), block).not.toThrow();
+  it("shows YAML that parses, here and on the events page", () => {
+    expect(yamlBlocks.length).toBeGreaterThan(3);
+    const eventBlocks = [...readText("addon/docs/events.md").matchAll(/```yaml\n([\s\S]*?)```/g)];
+    for (const block of [...yamlBlocks, ...eventBlocks.map((m) => m[1] as string)])
+      expect(() => parse(block), block).not.toThrow();
   });
 
   it("turns the TV off with a time trigger at the session's end", () => {
