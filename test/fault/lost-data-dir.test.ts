@@ -4,10 +4,10 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { silentLogger } from "../../src/log/logger.js";
 import { cursorStoreOn, openStore } from "../../src/store/index.js";
+import type { HaEvent } from "../lab/ha-websocket.js";
+import { type MqttRig, startMqttRig } from "../lab/mqtt-rig.js";
+import { testedHomeAssistantVersion } from "../lab/tested-version.js";
 import { BridgeProcess } from "../support/bridge-process.js";
-import type { HaEvent } from "../support/ha-websocket.js";
-import { type MqttRig, startMqttRig } from "../support/mqtt-rig.js";
-import { testedHomeAssistantVersion } from "../support/tested-version.js";
 
 const version = testedHomeAssistantVersion();
 

@@ -5,13 +5,9 @@ import { recordIdOf } from "../../src/ha/delivery-records.js";
 import { contractNames } from "../../src/ha/entity-names.js";
 import { HaSink } from "../../src/ha/ha-sink.js";
 import { silentLogger } from "../../src/log/logger.js";
-import { CuttableLink } from "../support/cuttable-link.js";
-import {
-  type EventRecorder,
-  type HomeAssistantInstance,
-  startHomeAssistant,
-} from "../support/home-assistant.js";
-import { testedHomeAssistantVersion } from "../support/tested-version.js";
+import { CuttableLink } from "../lab/cuttable-link.js";
+import { type EventRecorder, type HomeAssistantInstance, startHomeAssistant } from "../lab/home-assistant.js";
+import { testedHomeAssistantVersion } from "../lab/tested-version.js";
 
 const version = testedHomeAssistantVersion();
 

@@ -7,19 +7,19 @@ import { childEntityId, STATUS_ENTITY_ID } from "../../src/ha/entity-names.js";
 import { en } from "../../src/ha/texts/en.js";
 import { fr } from "../../src/ha/texts/fr.js";
 import { type ApiSimulator, ManualClock } from "../../src/simulator/index.js";
-import { BridgeProcess } from "../support/bridge-process.js";
-import { launchChromium } from "../support/chromium.js";
-import type { HomeAssistantInstance } from "../support/home-assistant.js";
+import { launchChromium } from "../lab/chromium.js";
+import type { HomeAssistantInstance } from "../lab/home-assistant.js";
 import {
   type FrontendTokens,
   openFrontend,
   signInTestUser,
   visibleTexts,
-} from "../support/home-assistant-frontend.js";
+} from "../lab/home-assistant-frontend.js";
+import { type MqttRig, startMqttRig } from "../lab/mqtt-rig.js";
+import { screenshot } from "../lab/screenshots.js";
+import { testedHomeAssistantVersion } from "../lab/tested-version.js";
+import { BridgeProcess } from "../support/bridge-process.js";
 import { latestAfternoon } from "../support/household-days.js";
-import { type MqttRig, startMqttRig } from "../support/mqtt-rig.js";
-import { screenshot } from "../support/screenshots.js";
-import { testedHomeAssistantVersion } from "../support/tested-version.js";
 
 // The household's language is Home Assistant's own (Settings → System → General): set to French,
 // what the bridge writes reads French (the device page's names, the status, a child's reason, the

@@ -1,5 +1,5 @@
 import type { ApiSimulator } from "../../../src/simulator/index.js";
-import { type EventRecorder, waitFor } from "../../support/home-assistant.js";
+import { type EventRecorder, waitFor } from "../../lab/home-assistant.js";
 import { sampleProcess } from "../real/proc-stats.js";
 
 export interface BurstResult {

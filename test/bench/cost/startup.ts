@@ -1,4 +1,4 @@
-import { type EventRecorder, waitFor } from "../../support/home-assistant.js";
+import { type EventRecorder, waitFor } from "../../lab/home-assistant.js";
 import type { RunningBridge } from "../real/bridge.js";
 import { isBridgeEntity, stateChange } from "../real/ha-states.js";
 

@@ -1,14 +1,15 @@
 import { mkdtemp } from "node:fs/promises";
 import { join } from "node:path";
-import { freeLoopbackPort } from "./free-port.js";
+import { freeLoopbackPort } from "../support/free-port.js";
 import { writeHomeAssistantConfig } from "./home-assistant-config.js";
 import { ensureHomeAssistant } from "./home-assistant-install.js";
 import { HomeAssistant, log, PortTakenError } from "./home-assistant-instance.js";
 import type { HomeAssistantInstance, StartHomeAssistantOptions } from "./home-assistant-types.js";
 
+export { type WaitCheck, type WaitForOptions, waitFor } from "../support/wait-for.js";
 /*
  * The public surface of the real-Home-Assistant harness: tests import from here only.
- * test/support/README.md tells the versions, the cache and the environment variables.
+ * test/lab/README.md tells the versions, the cache and the environment variables.
  */
 export type { EventRecorder } from "./event-recorder.js";
 export { type HaEvent, HaSocket } from "./ha-websocket.js";
@@ -20,7 +21,6 @@ export {
   type HomeAssistantVersion,
   OLDEST_HOME_ASSISTANT_VERSION,
 } from "./home-assistant-versions.js";
-export { type WaitCheck, type WaitForOptions, waitFor } from "./wait-for.js";
 
 /**
  * Starts a real Home Assistant (the current release unless `version` says otherwise) on a free
