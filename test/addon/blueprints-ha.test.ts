@@ -10,8 +10,8 @@ import {
   type HomeAssistantInstance,
   type HomeAssistantVersion,
   startHomeAssistant,
-} from "../lab/home-assistant.js";
-import { testedHomeAssistantVersion } from "../lab/tested-version.js";
+  testedHomeAssistantVersion,
+} from "../lab/index.js";
 import { parseHaYaml, stringifyHaYaml } from "../support/blueprint-yaml.js";
 import { readsOnlyPre2024_10Syntax, toPre2024_10Syntax } from "../support/pre-2024-10-syntax.js";
 import { readText, repoRoot } from "./supervisor-rules.js";

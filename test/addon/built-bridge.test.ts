@@ -11,9 +11,10 @@ import {
   type EventRecorder,
   HOME_ASSISTANT_SETUP_TIMEOUT_MS,
   type HomeAssistantInstance,
-} from "../lab/home-assistant.js";
-import { type MqttRig, startMqttRig } from "../lab/mqtt-rig.js";
-import { testedHomeAssistantVersion } from "../lab/tested-version.js";
+  type MqttRig,
+  startMqttRig,
+  testedHomeAssistantVersion,
+} from "../lab/index.js";
 import { BridgeProcess } from "../support/bridge-process.js";
 import { type BuiltBridge, buildBridgeApart } from "../support/built-bridge.js";
 

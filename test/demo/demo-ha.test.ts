@@ -12,8 +12,8 @@ import {
   HOME_ASSISTANT_SETUP_TIMEOUT_MS,
   type HomeAssistantInstance,
   startHomeAssistant,
-} from "../lab/home-assistant.js";
-import { testedHomeAssistantVersion } from "../lab/tested-version.js";
+  testedHomeAssistantVersion,
+} from "../lab/index.js";
 
 // `npm run demo` with HA_URL and HA_TOKEN, against a real Home Assistant that has an automation
 // of the house on the real event: the demo's simulated children must never run it, and nothing of

@@ -3,10 +3,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ApiSimulator } from "../../src/simulator/index.js";
-import { type DeliveryRig, startDeliveryRig } from "../lab/delivery-rig.js";
-import { loggedEventIds } from "../lab/ha-event-log.js";
-import type { HomeAssistantInstance } from "../lab/home-assistant.js";
-import { testedHomeAssistantVersion } from "../lab/tested-version.js";
+import {
+  type DeliveryRig,
+  type HomeAssistantInstance,
+  loggedEventIds,
+  startDeliveryRig,
+  testedHomeAssistantVersion,
+} from "../lab/index.js";
 import { BridgeProcess } from "../support/bridge-process.js";
 
 const version = testedHomeAssistantVersion();

@@ -5,10 +5,13 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REDELIVERY_WINDOW_MS } from "../../src/ha/recent-deliveries.js";
 import type { ApiSimulator } from "../../src/simulator/index.js";
-import { type DeliveryRig, startDeliveryRig } from "../lab/delivery-rig.js";
-import { loggedEvents } from "../lab/ha-event-log.js";
-import type { HomeAssistantInstance } from "../lab/home-assistant.js";
-import { testedHomeAssistantVersion } from "../lab/tested-version.js";
+import {
+  type DeliveryRig,
+  type HomeAssistantInstance,
+  loggedEvents,
+  startDeliveryRig,
+  testedHomeAssistantVersion,
+} from "../lab/index.js";
 import { BridgeProcess } from "../support/bridge-process.js";
 
 const version = testedHomeAssistantVersion();

@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type DeliveryRig, startDeliveryRig } from "../lab/delivery-rig.js";
-import { HOME_ASSISTANT_SETUP_TIMEOUT_MS } from "../lab/home-assistant.js";
-import { testedHomeAssistantVersion } from "../lab/tested-version.js";
+import {
+  type DeliveryRig,
+  HOME_ASSISTANT_SETUP_TIMEOUT_MS,
+  startDeliveryRig,
+  testedHomeAssistantVersion,
+} from "../lab/index.js";
 import { type KillRoundOutcome, runBridgeKills } from "../support/kill-scenario.js";
 
 // 50 SIGKILLs of the bridge at random moments while 5,000 facts flow into a real Home

@@ -4,9 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { silentLogger } from "../../src/log/logger.js";
 import { cursorStoreOn, openStore } from "../../src/store/index.js";
-import type { HaEvent } from "../lab/ha-websocket.js";
-import { type MqttRig, startMqttRig } from "../lab/mqtt-rig.js";
-import { testedHomeAssistantVersion } from "../lab/tested-version.js";
+import { type HaEvent, type MqttRig, startMqttRig, testedHomeAssistantVersion } from "../lab/index.js";
 import { BridgeProcess } from "../support/bridge-process.js";
 
 const version = testedHomeAssistantVersion();

@@ -5,16 +5,17 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ApiSimulator } from "../../src/simulator/index.js";
 import { DELIVERED_LOG_FILE } from "../../src/store/delivered-log.js";
 import { RECENT_DELIVERY_LOG_FILE } from "../../src/store/recent-delivery-log.js";
-import { type DeliveryRig, startDeliveryRig } from "../lab/delivery-rig.js";
-import { loggedEventIds } from "../lab/ha-event-log.js";
-import type { HomeAssistantInstance } from "../lab/home-assistant.js";
 import {
+  type DeliveryRig,
   ensureStrace,
+  type HomeAssistantInstance,
+  loggedEventIds,
   parseSyscallTrace,
+  startDeliveryRig,
   stopTracedCommand,
   type TracedCall,
   underStrace,
-} from "../lab/syscall-trace.js";
+} from "../lab/index.js";
 import { BridgeProcess, bridgeFromSources } from "../support/bridge-process.js";
 
 // A power cut keeps of a file what was forced to disk (fsync, fdatasync) before it, and of a rename

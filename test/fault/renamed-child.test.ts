@@ -2,8 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type MqttRig, startMqttRig } from "../lab/mqtt-rig.js";
-import { testedHomeAssistantVersion } from "../lab/tested-version.js";
+import { type MqttRig, startMqttRig, testedHomeAssistantVersion } from "../lab/index.js";
 import { BridgeProcess } from "../support/bridge-process.js";
 
 const version = testedHomeAssistantVersion();

@@ -4,10 +4,14 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { childEntityId, childEntityKinds, STATUS_ENTITY_ID } from "../../src/ha/entities.js";
-import { type DeliveryRig, startDeliveryRig } from "../lab/delivery-rig.js";
-import { loggedEventIds, loggedEvents } from "../lab/ha-event-log.js";
-import { HOME_ASSISTANT_SETUP_TIMEOUT_MS } from "../lab/home-assistant.js";
-import { testedHomeAssistantVersion } from "../lab/tested-version.js";
+import {
+  type DeliveryRig,
+  HOME_ASSISTANT_SETUP_TIMEOUT_MS,
+  loggedEventIds,
+  loggedEvents,
+  startDeliveryRig,
+  testedHomeAssistantVersion,
+} from "../lab/index.js";
 import { BridgeProcess } from "../support/bridge-process.js";
 
 // Five restarts of a real Home Assistant while facts flow: after each, every state is back

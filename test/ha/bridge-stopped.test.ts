@@ -4,8 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { childEntityId, childEntityKinds, STATUS_ENTITY_ID } from "../../src/ha/entities.js";
 import { ApiSimulator } from "../../src/simulator/index.js";
-import { type HomeAssistantInstance, startHomeAssistant } from "../lab/home-assistant.js";
-import { testedHomeAssistantVersion } from "../lab/tested-version.js";
+import { type HomeAssistantInstance, startHomeAssistant, testedHomeAssistantVersion } from "../lab/index.js";
 import { BridgeProcess } from "../support/bridge-process.js";
 
 const version = testedHomeAssistantVersion();

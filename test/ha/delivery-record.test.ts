@@ -5,9 +5,13 @@ import { recordIdOf } from "../../src/ha/delivery-records.js";
 import { contractNames } from "../../src/ha/entity-names.js";
 import { HaSink } from "../../src/ha/ha-sink.js";
 import { silentLogger } from "../../src/log/logger.js";
-import { CuttableLink } from "../lab/cuttable-link.js";
-import { type EventRecorder, type HomeAssistantInstance, startHomeAssistant } from "../lab/home-assistant.js";
-import { testedHomeAssistantVersion } from "../lab/tested-version.js";
+import {
+  CuttableLink,
+  type EventRecorder,
+  type HomeAssistantInstance,
+  startHomeAssistant,
+  testedHomeAssistantVersion,
+} from "../lab/index.js";
 
 const version = testedHomeAssistantVersion();
 

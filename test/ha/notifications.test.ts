@@ -7,10 +7,14 @@ import { STATUS_ENTITY_ID } from "../../src/ha/entity-names.js";
 import { HaSink } from "../../src/ha/ha-sink.js";
 import { BROKER_NOTIFICATION_ID, TOKEN_NOTIFICATION_ID } from "../../src/ha/index.js";
 import { silentLogger } from "../../src/log/logger.js";
-import { CuttableLink } from "../lab/cuttable-link.js";
-import { type HaEvent, HOME_ASSISTANT_SETUP_TIMEOUT_MS } from "../lab/home-assistant.js";
-import { type MqttRig, startMqttRig } from "../lab/mqtt-rig.js";
-import { testedHomeAssistantVersion } from "../lab/tested-version.js";
+import {
+  CuttableLink,
+  type HaEvent,
+  HOME_ASSISTANT_SETUP_TIMEOUT_MS,
+  type MqttRig,
+  startMqttRig,
+  testedHomeAssistantVersion,
+} from "../lab/index.js";
 import { BridgeProcess } from "../support/bridge-process.js";
 
 // A notification goes when its cause is gone, whichever run of the bridge raised it (issue 41,

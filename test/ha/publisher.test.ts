@@ -3,14 +3,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiSimulator } from "../../src/simulator/index.js";
-import { eventLogConfig, loggedEventIds as readEventLog } from "../lab/ha-event-log.js";
 import {
   type EventRecorder,
+  eventLogConfig,
   HOME_ASSISTANT_SETUP_TIMEOUT_MS,
   type HomeAssistantInstance,
+  loggedEventIds as readEventLog,
   startHomeAssistant,
-} from "../lab/home-assistant.js";
-import { testedHomeAssistantVersion } from "../lab/tested-version.js";
+  testedHomeAssistantVersion,
+} from "../lab/index.js";
 import { BridgeProcess } from "../support/bridge-process.js";
 import { oneDayAhead } from "../support/household-days.js";
 

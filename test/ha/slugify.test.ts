@@ -1,8 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { slugify } from "../../src/ha/slugify.js";
 import { MAX_SLUG_LENGTH, slugOfName } from "../../src/ha/slugs.js";
-import { askHomeAssistantPython } from "../lab/home-assistant-python.js";
-import { testedHomeAssistantVersion } from "../lab/tested-version.js";
+import { askHomeAssistantPython, testedHomeAssistantVersion } from "../lab/index.js";
 
 const version = testedHomeAssistantVersion();
 

@@ -12,8 +12,7 @@ import { fileURLToPath } from "node:url";
 import { ApiSimulator } from "../../src/simulator/index.js";
 import { describeMachine, machineLine } from "../bench/report/machine.js";
 import { replaceReadmeBlock } from "../bench/report/readme.js";
-import { eventLogConfig } from "../lab/ha-event-log.js";
-import { type HomeAssistantInstance, startHomeAssistant } from "../lab/home-assistant.js";
+import { eventLogConfig, type HomeAssistantInstance, startHomeAssistant } from "../lab/index.js";
 import { type HaKillsOutcome, runBridgeKills, runHomeAssistantKills } from "../support/kill-scenario.js";
 
 const usage = `Usage: npm run soak -- [--rounds N] [--ha-kills N] [--ha-restarts N] [--both-kills N] [--no-load] [--help]

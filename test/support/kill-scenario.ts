@@ -5,8 +5,12 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { ApiSimulator } from "../../src/simulator/index.js";
 import { DELIVERED_LOG_FILE } from "../../src/store/delivered-log.js";
 import { REQUEST_LOG_FILE } from "../../src/store/request-log.js";
-import { loggedEventIds, loggedEvents } from "../lab/ha-event-log.js";
-import type { EventRecorder, HomeAssistantInstance } from "../lab/home-assistant.js";
+import {
+  type EventRecorder,
+  type HomeAssistantInstance,
+  loggedEventIds,
+  loggedEvents,
+} from "../lab/index.js";
 import { BridgeProcess } from "./bridge-process.js";
 import { seededRandom } from "./engine-rig.js";
 

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ApiSimulator } from "../../../src/simulator/index.js";
-import type { HomeAssistantInstance } from "../../lab/home-assistant.js";
+import type { HomeAssistantInstance } from "../../lab/index.js";
 import { BridgeProcess } from "../../support/bridge-process.js";
 import { buildBridge } from "./build.js";
 import { compiledMain } from "./paths.js";

@@ -6,15 +6,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Child } from "../../../src/api/schemas.js";
 import { childEntityId } from "../../../src/ha/entity-names.js";
 import { ApiSimulator, ManualClock } from "../../../src/simulator/index.js";
-import { launchChromium } from "../../lab/chromium.js";
 import {
+  type FrontendTokens,
   HOME_ASSISTANT_SETUP_TIMEOUT_MS,
   type HomeAssistantInstance,
+  launchChromium,
+  screenshot,
+  signInTestUser,
   startHomeAssistant,
-} from "../../lab/home-assistant.js";
-import { type FrontendTokens, signInTestUser } from "../../lab/home-assistant-frontend.js";
-import { screenshot } from "../../lab/screenshots.js";
-import { testedHomeAssistantVersion } from "../../lab/tested-version.js";
+  testedHomeAssistantVersion,
+} from "../../lab/index.js";
 import { BridgeProcess } from "../../support/bridge-process.js";
 import { latestAfternoon, nextAfternoon } from "../../support/household-days.js";
 import {

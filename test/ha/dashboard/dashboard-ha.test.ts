@@ -17,19 +17,17 @@ import {
 import { contractNames, EntityNames } from "../../../src/ha/entity-names.js";
 import { en } from "../../../src/ha/texts/en.js";
 import { silentLogger } from "../../../src/log/logger.js";
-import { launchChromium } from "../../lab/chromium.js";
-import {
-  HOME_ASSISTANT_SETUP_TIMEOUT_MS,
-  type HomeAssistantInstance,
-  startHomeAssistant,
-} from "../../lab/home-assistant.js";
 import {
   type FrontendTokens,
+  HOME_ASSISTANT_SETUP_TIMEOUT_MS,
+  type HomeAssistantInstance,
+  launchChromium,
   openFrontend,
   signInTestUser,
+  startHomeAssistant,
+  testedHomeAssistantVersion,
   visibleTexts,
-} from "../../lab/home-assistant-frontend.js";
-import { testedHomeAssistantVersion } from "../../lab/tested-version.js";
+} from "../../lab/index.js";
 import { sampleCalmDay, sampleToday } from "../../support/facts.js";
 
 // The dashboard in a real Home Assistant, on each release the add-on supports: made through the

@@ -5,17 +5,18 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { childEntityId } from "../../../src/ha/entity-names.js";
 import { type ApiSimulator, ManualClock } from "../../../src/simulator/index.js";
-import { launchChromium } from "../../lab/chromium.js";
-import type { HomeAssistantInstance } from "../../lab/home-assistant.js";
 import {
   type FrontendTokens,
+  type HomeAssistantInstance,
+  launchChromium,
+  type MqttRig,
   openFrontend,
+  screenshot,
   signInTestUser,
+  startMqttRig,
+  testedHomeAssistantVersion,
   visibleTexts,
-} from "../../lab/home-assistant-frontend.js";
-import { type MqttRig, startMqttRig } from "../../lab/mqtt-rig.js";
-import { screenshot } from "../../lab/screenshots.js";
-import { testedHomeAssistantVersion } from "../../lab/tested-version.js";
+} from "../../lab/index.js";
 import { BridgeProcess } from "../../support/bridge-process.js";
 import { latestAfternoon } from "../../support/household-days.js";
 

@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MqttLink } from "../../../src/ha/mqtt/mqtt-link.js";
-import { type MosquittoBroker, startMosquitto } from "../../lab/mosquitto.js";
+import { type MosquittoBroker, startMosquitto } from "../../lab/index.js";
 import { LogCollector } from "../../support/engine-rig.js";
 import { waitFor } from "../../support/wait-for.js";
 

@@ -4,7 +4,7 @@ import { connectAsync } from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BrokerRefusedError, brokerEndpoint, MqttLink } from "../../../src/ha/mqtt/mqtt-link.js";
 import { BRIDGE_AVAILABILITY } from "../../../src/ha/mqtt/topics.js";
-import { type MosquittoBroker, startMosquitto } from "../../lab/mosquitto.js";
+import { type MosquittoBroker, startMosquitto } from "../../lab/index.js";
 import { LogCollector } from "../../support/engine-rig.js";
 import { waitFor } from "../../support/wait-for.js";
 
