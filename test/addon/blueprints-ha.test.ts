@@ -4,16 +4,16 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { childEntityId, withOffset } from "../../src/ha/entities.js";
 import { EVENT_TYPE } from "../../src/ha/event-data.js";
-import { parseHaYaml, stringifyHaYaml } from "../support/blueprint-yaml.js";
 import {
   type EventRecorder,
   HOME_ASSISTANT_SETUP_TIMEOUT_MS,
   type HomeAssistantInstance,
   type HomeAssistantVersion,
   startHomeAssistant,
-} from "../support/home-assistant.js";
+  testedHomeAssistantVersion,
+} from "../lab/index.js";
+import { parseHaYaml, stringifyHaYaml } from "../support/blueprint-yaml.js";
 import { readsOnlyPre2024_10Syntax, toPre2024_10Syntax } from "../support/pre-2024-10-syntax.js";
-import { testedHomeAssistantVersion } from "../support/tested-version.js";
 import { readText, repoRoot } from "./supervisor-rules.js";
 
 // The four blueprints, instantiated in a real Home Assistant with the entities the bridge

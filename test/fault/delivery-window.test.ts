@@ -3,11 +3,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ApiSimulator } from "../../src/simulator/index.js";
+import {
+  type DeliveryRig,
+  type HomeAssistantInstance,
+  loggedEventIds,
+  startDeliveryRig,
+  testedHomeAssistantVersion,
+} from "../lab/index.js";
 import { BridgeProcess } from "../support/bridge-process.js";
-import { type DeliveryRig, startDeliveryRig } from "../support/delivery-rig.js";
-import { loggedEventIds } from "../support/ha-event-log.js";
-import type { HomeAssistantInstance } from "../support/home-assistant.js";
-import { testedHomeAssistantVersion } from "../support/tested-version.js";
 
 const version = testedHomeAssistantVersion();
 

@@ -15,7 +15,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { bundleAddon, main, StrayConfigError } from "../../src/tools/addon-bundle.js";
-import { packageVersion, readText, repoRoot } from "./supervisor-rules.js";
+import { packageVersion, readText, repoRoot } from "../addon/supervisor-rules.js";
 
 const run = promisify(execFile);
 const scratch = mkdtempSync(join(tmpdir(), "addon-bundle-"));

@@ -1,11 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { ApiSimulator, type SimulatorOptions } from "../../src/simulator/index.js";
-import {
-  type HomeAssistantInstance,
-  type HomeAssistantVersion,
-  startHomeAssistant,
-} from "./home-assistant.js";
+import { startHomeAssistant } from "./home-assistant.js";
 import { setUpMqttIntegration } from "./home-assistant-mqtt.js";
+import type { HomeAssistantInstance } from "./home-assistant-types.js";
+import type { HomeAssistantVersion } from "./home-assistant-versions.js";
 import { type MosquittoBroker, startMosquitto } from "./mosquitto.js";
 
 /**
