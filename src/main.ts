@@ -2,4 +2,4 @@
 import { exitWith } from "./lifecycle.js";
 import { runBridge } from "./run-bridge.js";
 
-exitWith(runBridge(process.env), "unexpected failure");
+exitWith(runBridge(process.env, { argv: process.argv.slice(2) }), "unexpected failure");

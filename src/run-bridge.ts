@@ -1,14 +1,34 @@
 // The bridge's run from configuration to exit code: what `main.ts` does, minus the exit itself,
 // so that a test process can run it with an extra sink and see the code main would exit with.
 import { App } from "./app.js";
+import { BridgeArgsError, bridgeUsage, parseBridgeArgs } from "./bridge-args.js";
 import { ConfigError, loadConfig } from "./config/load-config.js";
 import type { Sink } from "./engine/sink.js";
-import { EXIT_CONFIG } from "./exit-codes.js";
+import { EXIT_CONFIG, EXIT_OK } from "./exit-codes.js";
 import { type RunVoice, runUntilStopped } from "./lifecycle.js";
 import { createLogger, type Logger } from "./log/logger.js";
+import { runRemoval } from "./run-removal.js";
 
-/** Runs the bridge until a signal stops it or it fails; resolves with the process's exit code. */
-export async function runBridge(env: NodeJS.ProcessEnv, extra: { sink?: Sink } = {}): Promise<number> {
+/**
+ * Runs the bridge until a signal stops it or it fails (or, asked to, its removal step instead);
+ * resolves with the process's exit code.
+ */
+export async function runBridge(
+  env: NodeJS.ProcessEnv,
+  extra: { sink?: Sink; argv?: readonly string[] } = {},
+): Promise<number> {
+  let args: ReturnType<typeof parseBridgeArgs>;
+  try {
+    args = parseBridgeArgs(extra.argv ?? []);
+  } catch (error) {
+    if (!(error instanceof BridgeArgsError)) throw error;
+    process.stderr.write(`${error.message}\n\n${bridgeUsage}\n`);
+    return EXIT_CONFIG;
+  }
+  if (args.help) {
+    process.stdout.write(`${bridgeUsage}\n`);
+    return EXIT_OK;
+  }
   let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig(env);
@@ -23,8 +43,21 @@ export async function runBridge(env: NodeJS.ProcessEnv, extra: { sink?: Sink } =
     config.broker.kind === "url" ? (config.broker.password ?? "") : "",
   ];
   const logger = createLogger({ level: config.options.log_level, secrets });
+  if (args.remove || config.options.remove_from_home_assistant) return removeOnce(config, logger);
   const app = new App({ config, logger, ...(extra.sink ? { extraSink: extra.sink } : {}) });
   return runUntilStopped(app, { signals: ["SIGTERM", "SIGINT"], voice: bridgeVoice(logger) });
+}
+
+/** The removal step, stopped early by the same signals as the bridge. */
+async function removeOnce(config: ReturnType<typeof loadConfig>, logger: Logger): Promise<number> {
+  const stop = new AbortController();
+  const onSignal = () => stop.abort();
+  for (const signal of ["SIGTERM", "SIGINT"] as const) process.on(signal, onSignal);
+  try {
+    return await runRemoval(config, logger, stop.signal);
+  } finally {
+    for (const signal of ["SIGTERM", "SIGINT"] as const) process.off(signal, onSignal);
+  }
 }
 
 /** The bridge tells everything in its log, which the add-on's Log tab shows. */

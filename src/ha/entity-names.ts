@@ -57,6 +57,11 @@ export class EntityNames {
   get recordPrefix(): string {
     return `${this.prefix}_delivery_`;
   }
+
+  /** The id of the helper that says which bridge publishes to this Home Assistant (household-lease.ts). */
+  get leaseHelper(): string {
+    return `${this.prefix}_bridge_lease`;
+  }
 }
 
 /** The contract's names: the production bridge's, and what DOCS and the tests name. */

@@ -28,6 +28,8 @@ export type { BrokerAddress } from "./mqtt/mqtt-link.js";
 export type { SupervisorAccess } from "./mqtt/supervisor-broker.js";
 export { BROKER_NOTIFICATION_ID, TOKEN_NOTIFICATION_ID } from "./notifications.js";
 export { REDELIVERY_WINDOW_MS } from "./recent-deliveries.js";
+export { type RemovalOptions, removeFromHomeAssistant } from "./removal.js";
+export type { RemovalResult } from "./removal-plan.js";
 export type { SlugMemory } from "./settled-slugs.js";
 
 export interface HomeAssistantTargetOptions {
