@@ -45,6 +45,8 @@ export interface BridgeConfig {
   removeOnStop?: boolean;
   /** Tests only (REWARD_FACTS_TEST_PAUSE=<moment>:<ms>): a pause in each delivery, to kill the bridge there. */
   testPause?: { moment: DeliveryMoment; ms: number };
+  /** Tests only (REWARD_FACTS_TEST_LEASE_SECONDS): how often the household lease is renewed (60 s). */
+  leaseBeatMs?: number;
 }
 
 /** The Supervisor, as an add-on reaches it: Core through its proxy, and its services API. */
@@ -123,6 +125,9 @@ export function loadConfig(
     mode: addon ? "addon" : "standalone",
     heartbeatFile: env.REWARD_FACTS_HEARTBEAT_FILE || DEFAULT_HEARTBEAT_FILE,
     ...testPauseOf(env.REWARD_FACTS_TEST_PAUSE),
+    ...(/^\d+$/.test(env.REWARD_FACTS_TEST_LEASE_SECONDS ?? "")
+      ? { leaseBeatMs: Number(env.REWARD_FACTS_TEST_LEASE_SECONDS) * 1000 }
+      : {}),
   };
 }
 
