@@ -40,7 +40,13 @@ export class LeaseLostError extends Error {
   override name = "LeaseLostError";
 }
 
-const DEFAULT_BEAT_MS = 60_000;
+/**
+ * Five minutes: each renewal is a state change Home Assistant's recorder keeps (once a minute
+ * would be 1,440 rows a day of bookkeeping). A restart in place never waits for it (same instance,
+ * or the holder's process gone from this host): only a bridge on another host waits out the
+ * fifteen minutes after the first was killed.
+ */
+const DEFAULT_BEAT_MS = 5 * 60_000;
 /** After writing the lease, the wait before reading it back: two bridges starting at once, the later write wins. */
 const SETTLE_MS = 2_000;
 const READ_TIMEOUT_MS = 3_000;
