@@ -19,6 +19,7 @@ export const en = {
     consumable_today: "Consumable today",
     mandatory_ok: "Mandatory done",
     behaviors: "Behaviors validated",
+    screen_time_allowed: "Screen time allowed",
     read_status: "Read status",
     journal: "Journal",
   },

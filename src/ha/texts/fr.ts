@@ -17,6 +17,7 @@ export const fr: Texts = {
     consumable_today: "Utilisable aujourd'hui",
     mandatory_ok: "Essentiels faits",
     behaviors: "Comportements validés",
+    screen_time_allowed: "Écrans autorisés",
     read_status: "État de lecture",
     journal: "Journal",
   },
