@@ -339,6 +339,12 @@ describe("the names given in Home Assistant", () => {
     ["status", (n) => n.status, "sensor.reward_facts_status", "sensor.reward_facts_demo_status"],
     ["event type", (n) => n.eventType, "reward_facts_event", "reward_facts_demo_event"],
     ["delivery record", (n) => n.recordPrefix, "reward_facts_delivery_", "reward_facts_demo_delivery_"],
+    [
+      "derived facts record",
+      (n) => n.derivedRecordPrefix,
+      "reward_facts_delivery_derived_",
+      "reward_facts_demo_delivery_derived_",
+    ],
   ])("%s: the contract's unchanged, the demo's apart", (_what, name, contract, ofDemo) => {
     expect(name(contractNames)).toBe(contract);
     expect(name(new EntityNames())).toBe(contract);

@@ -3,6 +3,7 @@ import { ApiSimulator, type SimulatorOptions } from "../../src/simulator/index.j
 import {
   type HomeAssistantInstance,
   type HomeAssistantVersion,
+  type StartHomeAssistantOptions,
   startHomeAssistant,
 } from "./home-assistant.js";
 import { setUpMqttIntegration } from "./home-assistant-mqtt.js";
@@ -24,13 +25,15 @@ export interface MqttRig {
   stop(): Promise<void>;
 }
 
+/** `homeAssistant`: more of Home Assistant's configuration (the recorder, say). */
 export async function startMqttRig(
   version?: HomeAssistantVersion,
   simulator: SimulatorOptions = { activity: false },
+  homeAssistant: Omit<StartHomeAssistantOptions, "version"> = {},
 ): Promise<MqttRig> {
   const user = { username: "bridge", password: `mqtt-pw-${randomBytes(6).toString("hex")}` };
   const [ha, broker, sim] = await Promise.all([
-    startHomeAssistant({ version }),
+    startHomeAssistant({ ...homeAssistant, version }),
     startMosquitto({ user }),
     ApiSimulator.start(simulator),
   ]);
