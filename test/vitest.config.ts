@@ -3,7 +3,7 @@ import { defineConfig } from "vitest/config";
 import {
   CURRENT_HOME_ASSISTANT_VERSION,
   OLDEST_HOME_ASSISTANT_VERSION,
-} from "./support/home-assistant-versions.js";
+} from "./lab/home-assistant-versions.js";
 
 /*
  * The suites that also run on the oldest Home Assistant the add-on supports: what users rely on
@@ -11,7 +11,7 @@ import {
  * harness they stand on. Every suite runs on the current release.
  */
 const onOldestToo = [
-  "test/ha/harness.test.ts",
+  "test/lab/home-assistant.test.ts",
   "test/ha/publisher.test.ts",
   "test/fault/restart-ha.test.ts",
   "test/addon/blueprints-ha.test.ts",
@@ -27,15 +27,15 @@ const onOldestToo = [
   "test/ha/dashboard/dashboard-ha.test.ts",
   // Ids as each release's own slugify makes them; texts in each release's language settings.
   "test/ha/slugify.test.ts",
-  "test/ha/language.test.ts",
+  "test/ha/texts/household-language.test.ts",
 ];
 
 // Lives under test/ because the add-on layout reserves the top level (and any `config.*` name).
 export default defineConfig({
   test: {
     root: fileURLToPath(new URL("..", import.meta.url)),
-    // Every temporary folder of the run under one, removed at its end (support/temp-root.ts).
-    globalSetup: ["test/support/temp-root.ts"],
+    // Every temporary folder of the run under one, removed at its end (lab/temp-root.ts).
+    globalSetup: ["test/lab/temp-root.ts"],
     // No test on the real clock begins in the household's last minute of a day (see the file).
     setupFiles: ["test/support/new-day-guard.ts"],
     testTimeout: 30_000,
@@ -44,7 +44,7 @@ export default defineConfig({
     // drain and the demo's terminal test timed out under it). Shared by both projects.
     maxWorkers: 2,
     // One project per release, so that the two runs of a suite can go in parallel; a suite reads
-    // its release with testedHomeAssistantVersion() (test/support/tested-version.ts).
+    // its release with testedHomeAssistantVersion() (test/lab/tested-version.ts).
     projects: [
       {
         extends: true,

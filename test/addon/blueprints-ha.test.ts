@@ -1,101 +1,41 @@
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { createServer, type Server } from "node:http";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { connectAsync, type MqttClient } from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { childEntityId, withOffset } from "../../src/ha/entities.js";
+import type { Today } from "../../src/api/schemas.js";
+import { type ChildIdentity, childEntities } from "../../src/ha/entities.js";
+import { contractNames } from "../../src/ha/entity-names.js";
 import { EVENT_TYPE } from "../../src/ha/event-data.js";
-import { parseHaYaml, stringifyHaYaml } from "../support/blueprint-yaml.js";
+import { bridgeDiscovery, childDiscovery } from "../../src/ha/mqtt/discovery.js";
+import { bridgeOnline, childStateMessages } from "../../src/ha/mqtt/state-messages.js";
+import { en } from "../../src/ha/texts/en.js";
 import {
   type EventRecorder,
-  HOME_ASSISTANT_SETUP_TIMEOUT_MS,
-  type HomeAssistantInstance,
   type HomeAssistantVersion,
-  startHomeAssistant,
-} from "../support/home-assistant.js";
+  type MqttRig,
+  startMqttRig,
+  testedHomeAssistantVersion,
+} from "../lab/index.js";
+import { parseHaYaml, stringifyHaYaml } from "../support/blueprint-yaml.js";
+import { sampleToday } from "../support/facts.js";
+import { freeLoopbackPort } from "../support/free-port.js";
 import { readsOnlyPre2024_10Syntax, toPre2024_10Syntax } from "../support/pre-2024-10-syntax.js";
-import { testedHomeAssistantVersion } from "../support/tested-version.js";
 import { readText, repoRoot } from "./supervisor-rules.js";
 
-// The four blueprints, instantiated in a real Home Assistant with the entities the bridge
-// publishes (written here through the REST API as the bridge does). Their actions fire marker
-// events or drive a template lamp, so what they do can be observed. Real time throughout.
-// Users' YAML is in the syntax of 2024.10 and later; an older release gets it as DOCS.md tells
-// its users to spell it (pre-2024-10-syntax.ts). The test's own YAML is in the old syntax,
-// which every release reads.
+// The blueprints, each with a child's device picked, in a real Home Assistant: the device and its
+// entities are what the bridge makes through MQTT discovery (published here, on a real Mosquitto,
+// by the bridge's own discovery and state builders, so that the test sets the values), and the
+// facts are the bridge's reward_facts_event. Their actions fire marker events or drive a template
+// lamp, so what they do can be observed. Real time throughout. On the current release the
+// blueprints are imported as a user imports them (by their address, here a local server); the
+// oldest release reads them as DOCS.md tells its users to spell them (pre-2024-10-syntax.ts),
+// with DOCS.md's example automations and the events page's.
 
 const version = testedHomeAssistantVersion();
-const lea = { child_id: "7f3c2a10-0000-4000-8000-000000000001", child_name: "Léa" };
-const myDay = childEntityId("lea", "my_day");
-const endsAt = childEntityId("lea", "session_ends_at");
-const minutesRemaining = childEntityId("lea", "minutes_remaining");
-
-// The same four in French (npm run blueprints writes them from the English ones); the celebration
-// says its message in French.
-const frenchAutomations = `
-- id: rf_warning_fr
-  alias: rf warning fr
-  use_blueprint:
-    path: reward_facts_fr/session_ending_warning.yaml
-    input: {my_day: ${myDay}, session_ends_at: ${endsAt}, minutes_before: 5, warning_actions: [{event: rf_warned_fr}]}
-- id: rf_turn_off_fr
-  alias: rf turn off fr
-  use_blueprint:
-    path: reward_facts_fr/session_end_turn_off.yaml
-    input: {my_day: ${myDay}, session_ends_at: ${endsAt}, devices: {entity_id: input_boolean.other}}
-- id: rf_traffic_light_fr
-  alias: rf traffic light fr
-  use_blueprint:
-    path: reward_facts_fr/traffic_light.yaml
-    input: {my_day: ${myDay}, minutes_remaining: ${minutesRemaining}, lamp: {entity_id: light.other_lamp}}
-- id: rf_celebrate_fr
-  alias: rf celebrate fr
-  use_blueprint:
-    path: reward_facts_fr/celebrate.yaml
-    input:
-      my_day: ${myDay}
-      celebrate_actions:
-        - event: rf_celebrated_fr
-          event_data: {message: "{{ message }}", child_name: "{{ child_name }}"}
-`;
-
-const automations = `
-- id: rf_warning
-  alias: rf warning
-  use_blueprint:
-    path: reward_facts/session_ending_warning.yaml
-    input:
-      my_day: ${myDay}
-      session_ends_at: ${endsAt}
-      minutes_before: 5
-      warning_actions:
-        - event: rf_warned
-          event_data: {child_name: "{{ child_name }}", minutes_left: "{{ minutes_left }}"}
-- id: rf_turn_off
-  alias: rf turn off
-  use_blueprint:
-    path: reward_facts/session_end_turn_off.yaml
-    input:
-      my_day: ${myDay}
-      session_ends_at: ${endsAt}
-      devices: {entity_id: input_boolean.flag}
-- id: rf_traffic_light
-  alias: rf traffic light
-  use_blueprint:
-    path: reward_facts/traffic_light.yaml
-    input:
-      my_day: ${myDay}
-      minutes_remaining: ${minutesRemaining}
-      lamp: {entity_id: light.lamp}
-- id: rf_celebrate
-  alias: rf celebrate
-  use_blueprint:
-    path: reward_facts/celebrate.yaml
-    input:
-      my_day: ${myDay}
-      celebrate_actions:
-        - event: rf_celebrated
-          event_data: {message: "{{ message }}", child_name: "{{ child_name }}"}
-${frenchAutomations}`;
+const lea: ChildIdentity = { id: "7f3c2a10-0000-4000-8000-000000000001", firstName: "Léa", slug: "lea" };
+const noah: ChildIdentity = { id: "7f3c2a10-0000-4000-8000-000000000002", firstName: "Noah", slug: "noah" };
 
 /** The example automations of DOCS.md and of its events page, loaded alongside. */
 const docsExamples = [
@@ -105,7 +45,10 @@ const docsExamples = [
   .map((m) => parseHaYaml(m[1] as string) as Record<string, unknown>)
   .filter((block) => block && "alias" in block && "triggers" in block);
 
-const blueprintFolder = "addon/blueprints/automation/reward_facts";
+const folders = {
+  en: "addon/blueprints/automation/reward_facts",
+  fr: "addon/blueprints/automation/reward_facts_fr",
+};
 /** Users' YAML as this release must read it. */
 const asUsersWrite = (document: unknown) =>
   readsOnlyPre2024_10Syntax(version) ? toPre2024_10Syntax(document) : document;
@@ -135,113 +78,218 @@ template:
       - name: lamp${lampActions}
 `,
 };
-const extraConfig = lampConfig[version];
 
-let ha: HomeAssistantInstance;
+let rig: MqttRig;
+let mqtt: MqttClient;
+let server: Server;
 const recorders: Record<string, EventRecorder> = {};
+const seen = (type: string) => recorders[type]?.events ?? [];
+const flagState = async () => (await rig.ha.getState("input_boolean.flag"))?.state;
+const context = () => ({ haVersion: version, bridgeVersion: "test", names: contractNames, texts: en });
 
-const setState = (entityId: string, state: string, attributes: Record<string, unknown> = {}) =>
-  ha.api("POST", `/api/states/${entityId}`, { state, attributes: { ...lea, ...attributes } });
-const inSeconds = (seconds: number) =>
-  withOffset(new Date(Date.now() + seconds * 1000).toISOString()) as string;
-const flagState = async () => (await ha.getState("input_boolean.flag"))?.state;
+/** A child's device and entities, as the bridge publishes them, with `today`'s values. */
+async function publishChild(child: ChildIdentity, today: Today): Promise<void> {
+  const messages = [
+    ...childDiscovery(child, context()).map((m) => ({ topic: m.topic, payload: JSON.stringify(m.payload) })),
+    ...childStateMessages(child, childEntities(contractNames, en, child, today, Date.now())),
+  ];
+  for (const message of messages) await mqtt.publishAsync(message.topic, message.payload, { retain: true });
+}
+
+/** Léa's day with `minutes` left and her session ending in `endsInSeconds` (none when undefined). */
+const leasDay = (minutes: number, endsInSeconds?: number): Today => ({
+  ...sampleToday,
+  minutesRemaining: minutes,
+  session:
+    endsInSeconds === undefined
+      ? null
+      : { running: true, endsAt: new Date(Date.now() + endsInSeconds * 1000).toISOString(), minutes: 20 },
+});
+
+/** Fires a fact of `child` as the bridge fires it. */
+const fireFact = (child: ChildIdentity, type: string, data: Record<string, unknown>) =>
+  rig.ha.fireEvent(EVENT_TYPE, {
+    child_id: child.id,
+    child_name: child.firstName,
+    child: child.slug,
+    day: "2026-11-21",
+    at: new Date().toISOString(),
+    age_seconds: 40,
+    replayed: false,
+    redelivered: false,
+    event_id: `${type}-${Math.random()}`,
+    type,
+    ...data,
+  });
+
+/** Each blueprint's automation, English and French, on Léa's device; the markers say who acted. */
+function automationsFor(deviceId: string, paths: Record<"en" | "fr", (file: string) => string>) {
+  const use = (id: string, path: string, input: Record<string, unknown>) => ({
+    id,
+    alias: id.replaceAll("_", " "),
+    use_blueprint: { path, input: { child: deviceId, ...input } },
+  });
+  return (["en", "fr"] as const).flatMap((language) => {
+    const at = paths[language];
+    const marker = (name: string, data: Record<string, string>) => [
+      { event: `${name}_${language}`, event_data: data },
+    ];
+    return [
+      use(`rf_celebrate_${language}`, at("celebrate"), {
+        celebrate_actions: marker("rf_celebrated", {
+          message: "{{ message }}",
+          child_name: "{{ child_name }}",
+        }),
+      }),
+      use(`rf_validate_${language}`, at("validate_in_app"), {
+        notify_actions: marker("rf_validate", { message: "{{ message }}", label: "{{ label }}" }),
+      }),
+      use(`rf_minutes_low_${language}`, at("minutes_low"), {
+        announce_actions: marker("rf_minutes_low", { message: "{{ message }}" }),
+      }),
+      use(`rf_warning_${language}`, at("session_ending_warning"), {
+        minutes_before: 5,
+        warning_actions: marker("rf_warned", {
+          child_name: "{{ child_name }}",
+          minutes_left: "{{ minutes_left }}",
+        }),
+      }),
+      use(`rf_session_over_${language}`, at("session_over"), {
+        // The French one drives nothing: the English one's flag is what is watched.
+        devices: language === "en" ? { entity_id: "input_boolean.flag" } : {},
+        over_actions: marker("rf_over", { child_name: "{{ child_name }}" }),
+      }),
+      use(`rf_traffic_light_${language}`, at("traffic_light"), {
+        lamp: { entity_id: language === "en" ? "light.lamp" : "light.no_lamp" },
+      }),
+    ];
+  });
+}
 
 beforeAll(async () => {
-  ha = await startHomeAssistant({ extraConfig, version });
-  // The harness boots a fresh config dir at once: the blueprints and the automations that use
-  // them go in afterwards, and Home Assistant reads its automations again.
-  for (const folder of [blueprintFolder, `${blueprintFolder}_fr`]) {
-    const target = join(ha.configDir, "blueprints/automation", folder.split("/").at(-1) as string);
-    await mkdir(target, { recursive: true });
-    for (const file of await readdir(join(repoRoot, folder))) {
-      const text = readText(`${folder}/${file}`);
-      const written = readsOnlyPre2024_10Syntax(version)
-        ? stringifyHaYaml(asUsersWrite(parseHaYaml(text)))
-        : text;
-      await writeFile(join(target, file), written);
+  rig = await startMqttRig(version, { activity: false }, { extraConfig: lampConfig[version] });
+  mqtt = await connectAsync(rig.broker.url, { username: rig.user.username, password: rig.user.password });
+  await mqtt.publishAsync(bridgeOnline.topic, bridgeOnline.payload, { retain: true });
+  for (const message of bridgeDiscovery(context()))
+    await mqtt.publishAsync(message.topic, JSON.stringify(message.payload), { retain: true });
+  await publishChild(noah, leasDay(30));
+  // Léa at home, 4 minutes left: the lamp is red as soon as her automation runs.
+  await publishChild(lea, leasDay(4));
+  const devices = await rig.ha.waitFor(
+    async () => {
+      const list = await rig.ha.wsCommand<Array<{ id: string; identifiers: string[][] }>>({
+        type: "config/device_registry/list",
+      });
+      const found = list.find((d) => d.identifiers.some(([, id]) => id === `reward_facts_${lea.id}`));
+      return found ? list : undefined;
+    },
+    { timeoutMs: 60_000, description: "Léa's device" },
+  );
+  const leaDevice = devices.find((d) => d.identifiers.some(([, id]) => id === `reward_facts_${lea.id}`))
+    ?.id as string;
+
+  const paths: Record<"en" | "fr", (file: string) => string> = { en: () => "", fr: () => "" };
+  if (readsOnlyPre2024_10Syntax(version)) {
+    // Before 2024.10, as DOCS.md tells: the files copied, spelt the older way.
+    for (const [language, folder] of Object.entries(folders)) {
+      const name = folder.split("/").at(-1) as string;
+      const target = join(rig.ha.configDir, "blueprints/automation", name);
+      await mkdir(target, { recursive: true });
+      for (const file of await readdir(join(repoRoot, folder)))
+        await writeFile(
+          join(target, file),
+          stringifyHaYaml(asUsersWrite(parseHaYaml(readText(`${folder}/${file}`)))),
+        );
+      paths[language as "en" | "fr"] = (file) => `${name}/${file}.yaml`;
+    }
+  } else {
+    // Imported by their address, as a user does (Settings → Blueprints → Import), then saved.
+    server = createServer((request, response) => {
+      const [, language, file] = /^\/(en|fr)\/([a-z_]+\.yaml)$/.exec(request.url ?? "") ?? [];
+      if (!language || !file) {
+        response.writeHead(404).end();
+        return;
+      }
+      readFile(join(repoRoot, folders[language as "en" | "fr"], file), "utf8").then(
+        (text) => response.writeHead(200, { "content-type": "text/yaml" }).end(text),
+        () => response.writeHead(404).end(),
+      );
+    });
+    const port = await freeLoopbackPort();
+    await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+    // Two host names for the two languages: an import is named after its host and file.
+    const hosts = { en: `127.0.0.1:${port}`, fr: `localhost:${port}` };
+    for (const language of ["en", "fr"] as const) {
+      for (const file of await readdir(join(repoRoot, folders[language]))) {
+        const url = `http://${hosts[language]}/${language}/${file}`;
+        const imported = await rig.ha.wsCommand<{ suggested_filename: string; raw_data: string }>({
+          type: "blueprint/import",
+          url,
+        });
+        await rig.ha.wsCommand({
+          type: "blueprint/save",
+          domain: "automation",
+          path: imported.suggested_filename,
+          yaml: imported.raw_data,
+          source_url: url,
+        });
+      }
+      paths[language] = (file) => `${hosts[language].split(":")[0]}/${file}.yaml`;
     }
   }
   const examples = docsExamples.map((example, i) => ({
     id: `docs_example_${i}`,
     ...(asUsersWrite(example) as object),
   }));
-  await writeFile(join(ha.configDir, "automations.yaml"), automations + stringifyHaYaml(examples));
-  await ha.callService("automation", "reload");
-  for (const type of ["rf_warned", "rf_celebrated", "rf_celebrated_fr", "lamp_colour"])
-    recorders[type] = await ha.subscribeEvents(type);
-}, HOME_ASSISTANT_SETUP_TIMEOUT_MS);
+  await writeFile(
+    join(rig.ha.configDir, "automations.yaml"),
+    stringifyHaYaml([...automationsFor(leaDevice, paths), ...examples]),
+  );
+  await rig.ha.callService("automation", "reload");
+  for (const type of [
+    ...["rf_celebrated", "rf_validate", "rf_minutes_low", "rf_warned", "rf_over"].flatMap((t) => [
+      `${t}_en`,
+      `${t}_fr`,
+    ]),
+    "lamp_colour",
+  ])
+    recorders[type] = await rig.ha.subscribeEvents(type);
+}, 900_000);
 
 afterAll(async () => {
   for (const recorder of Object.values(recorders)) await recorder.close();
-  await ha?.stop();
+  await mqtt?.endAsync();
+  server?.close();
+  await rig?.stop();
 });
 
-const seen = (type: string) => recorders[type]?.events ?? [];
-
-describe(`the blueprints in Home Assistant ${version}`, () => {
-  it("make valid automations", async () => {
-    for (const name of ["rf_warning", "rf_turn_off", "rf_traffic_light", "rf_celebrate"].flatMap((n) => [
-      n,
-      `${n}_fr`,
-    ])) {
-      const state = await ha.waitFor(() => ha.getState(`automation.${name}`), { description: name });
+describe(`the blueprints with a child's device picked, Home Assistant ${version}`, () => {
+  it("make valid automations, in English and in French, and DOCS' examples too, without a word about their config", async () => {
+    const names = ["celebrate", "validate", "minutes_low", "warning", "session_over", "traffic_light"];
+    for (const name of names.flatMap((n) => [`rf_${n}_en`, `rf_${n}_fr`])) {
+      const state = await rig.ha.waitFor(() => rig.ha.getState(`automation.${name}`), { description: name });
       expect(state.state, name).toBe("on");
     }
-  });
-
-  it("load, and DOCS.md's examples too, without a word from Home Assistant about their config", async () => {
-    const log = await readFile(ha.logPath, "utf8");
-    expect(log.split("\n").filter((line) => loadProblem.test(line))).toEqual([]);
-  });
-
-  it("load DOCS.md's example automations too", async () => {
-    expect(docsExamples.length).toBeGreaterThanOrEqual(2);
-    const states = await ha.getStates();
+    expect(docsExamples.length).toBeGreaterThanOrEqual(16);
+    const states = await rig.ha.getStates();
     for (const example of docsExamples) {
       const automation = states.find((s) => s.attributes.friendly_name === example.alias);
       expect(automation?.state, String(example.alias)).toBe("on");
     }
+    const log = await readFile(rig.ha.logPath, "utf8");
+    expect(log.split("\n").filter((line) => loadProblem.test(line))).toEqual([]);
   });
 
-  it("warn a few minutes before the session ends", async () => {
-    await setState(myDay, "on");
-    await setState(endsAt, inSeconds(170), { device_class: "timestamp" });
-    const [warned] = await ha.waitFor(() => seen("rf_warned").length > 0 && seen("rf_warned"));
-    expect(warned?.data).toEqual({ child_name: "Léa", minutes_left: 3 });
-  });
-
-  it("turn the device off when the session ends", async () => {
-    await ha.callService("input_boolean", "turn_on", { entity_id: "input_boolean.flag" });
-    await setState(endsAt, inSeconds(3), { device_class: "timestamp" });
-    await ha.waitFor(async () => (await flagState()) === "off", {
-      timeoutMs: 15_000,
-      description: "flag off",
+  it("colour the lamp by minutes remaining, from the moment it runs", async () => {
+    await rig.ha.waitFor(() => seen("lamp_colour").length > 0, {
+      timeoutMs: 30_000,
+      description: "a colour",
     });
-  });
-
-  it("do nothing on the other household's days", async () => {
-    const warnings = seen("rf_warned").length;
-    await setState(myDay, "off");
-    await ha.callService("input_boolean", "turn_on", { entity_id: "input_boolean.flag" });
-    await setState(endsAt, inSeconds(3), { device_class: "timestamp" });
-    await setState(minutesRemaining, "4", { device_class: "duration" });
-    await ha.fireEvent(EVENT_TYPE, { ...lea, type: "cheer_sent", cheer: "bravo", child: "lea" });
-    await sleep(6_000);
-    expect(await flagState()).toBe("on");
-    expect(seen("rf_warned").length).toBe(warnings);
-    expect(seen("rf_celebrated")).toEqual([]);
-    expect(seen("lamp_colour")).toEqual([]);
-  }, 20_000);
-
-  it("colour the lamp by minutes remaining, from the moment the child's day begins", async () => {
-    // The 4 minutes left from the previous test: red as soon as my_day turns on.
-    await setState(myDay, "on");
-    await ha.waitFor(() => seen("lamp_colour").length > 0, { description: "colour when my_day turns on" });
-    const colours: unknown[] = [seen("lamp_colour")[0]?.data.rgb];
-    for (const minutes of ["45", "20", "5"]) {
+    const colours: unknown[] = [seen("lamp_colour").at(-1)?.data.rgb];
+    for (const minutes of [45, 20, 5]) {
       const before = seen("lamp_colour").length;
-      await setState(minutesRemaining, minutes, { device_class: "duration" });
-      await ha.waitFor(() => seen("lamp_colour").length > before, {
+      await publishChild(lea, leasDay(minutes));
+      await rig.ha.waitFor(() => seen("lamp_colour").length > before, {
         description: `colour at ${minutes} min`,
       });
       colours.push(seen("lamp_colour").at(-1)?.data.rgb);
@@ -254,60 +302,55 @@ describe(`the blueprints in Home Assistant ${version}`, () => {
     ]);
   });
 
-  it("celebrate the chosen child's behaviors and cheers, and nothing else", async () => {
-    const base = {
-      ...lea,
-      child: "lea",
-      day: "2026-11-21",
-      at: "2026-11-21T16:00:00Z",
-      age_seconds: 40,
-      replayed: false,
-      redelivered: false,
-    };
-    await ha.fireEvent(EVENT_TYPE, { ...base, event_id: "e1", type: "session_started", minutes: 20 });
-    await ha.fireEvent(EVENT_TYPE, {
-      ...base,
-      event_id: "e2",
-      child_id: "someone-else",
-      type: "cheer_sent",
-      cheer: "seen",
+  it("warn a few minutes before the session ends, in either language", async () => {
+    await publishChild(lea, leasDay(30, 170));
+    await rig.ha.waitFor(() => seen("rf_warned_en").length > 0 && seen("rf_warned_fr").length > 0, {
+      description: "warned",
     });
-    await ha.fireEvent(EVENT_TYPE, { ...base, event_id: "e3", type: "cheer_sent", cheer: "super" });
-    await ha.fireEvent(EVENT_TYPE, {
-      ...base,
-      event_id: "e4",
-      type: "behavior_validated",
-      behavior_id: "b1",
-      label: "Homework",
+    expect(seen("rf_warned_en")[0]?.data).toEqual({ child_name: "Léa", minutes_left: 3 });
+  });
+
+  it("act on the chosen child's facts only, and say it in the blueprint's language", async () => {
+    await rig.ha.callService("input_boolean", "turn_on", { entity_id: "input_boolean.flag" });
+    // Noah's facts: none of Léa's automations acts.
+    await fireFact(noah, "behavior_declared", { behavior_id: "b1", label: "Homework", mandatory: true });
+    await fireFact(noah, "session_ended", { session_minutes: 20 });
+    await fireFact(noah, "cheer_sent", { cheer: "bravo" });
+    await fireFact(lea, "behavior_declared", { behavior_id: "b1", label: "Homework", mandatory: true });
+    await fireFact(lea, "minutes_low", { minutes_remaining: 5, threshold: 5 });
+    await fireFact(lea, "minutes_low", { minutes_remaining: 9, threshold: 10, replayed: true });
+    await fireFact(lea, "cheer_sent", { cheer: "super" });
+    await fireFact(lea, "session_ended", { session_minutes: 25 });
+    await rig.ha.waitFor(async () => (await flagState()) === "off", {
+      timeoutMs: 15_000,
+      description: "flag off",
     });
-    // Late facts: a morning's cheer read at night, a fact that may have fired once already.
-    await ha.fireEvent(EVENT_TYPE, {
-      ...base,
-      event_id: "e5",
-      type: "cheer_sent",
-      cheer: "bravo",
-      replayed: true,
+    await rig.ha.waitFor(() => seen("rf_over_fr").length > 0 && seen("rf_celebrated_fr").length > 0, {
+      description: "every automation ran",
     });
-    await ha.fireEvent(EVENT_TYPE, {
-      ...base,
-      event_id: "e6",
-      type: "cheer_sent",
-      cheer: "seen",
-      replayed: false,
-      redelivered: true,
-    });
-    await ha.waitFor(() => seen("rf_celebrated").length >= 2, { description: "two celebrations" });
     await sleep(1_500);
-    expect(seen("rf_celebrated").map((event) => event.data)).toEqual([
-      { message: "Léa, you got a cheer: super!", child_name: "Léa" },
-      { message: "Well done Léa: Homework!", child_name: "Léa" },
+    expect(seen("rf_validate_en").map((e) => e.data)).toEqual([
+      { message: 'Léa says "Homework" is done: check it and validate it in the app.', label: "Homework" },
     ]);
-    await ha.waitFor(() => seen("rf_celebrated_fr").length >= 2, {
-      description: "two celebrations in French",
-    });
-    expect(seen("rf_celebrated_fr").map((event) => event.data)).toEqual([
-      { message: "Léa, tu as reçu un encouragement : super !", child_name: "Léa" },
-      { message: "Bravo Léa : Homework !", child_name: "Léa" },
+    expect(seen("rf_validate_fr").map((e) => e.data.message)).toEqual([
+      "Léa dit avoir fait « Homework » : vérifiez-le et validez-le dans l'application.",
     ]);
+    // The announcement skips a count read late.
+    expect(seen("rf_minutes_low_en").map((e) => e.data.message)).toEqual(["Léa, 5 minutes left."]);
+    expect(seen("rf_minutes_low_fr").map((e) => e.data.message)).toEqual(["Léa, il te reste 5 minutes."]);
+    expect(seen("rf_celebrated_en").map((e) => e.data.message)).toEqual(["Léa, you got a cheer: super!"]);
+    expect(seen("rf_celebrated_fr").map((e) => e.data.message)).toEqual([
+      "Léa, tu as reçu un encouragement : super !",
+    ]);
+    expect(seen("rf_over_en").map((e) => e.data)).toEqual([{ child_name: "Léa" }]);
+  });
+
+  it("do nothing for the child on the other household's days", async () => {
+    await publishChild(lea, { date: "2026-11-21", isMyDay: false });
+    await sleep(1_000);
+    const before = seen("rf_celebrated_en").length;
+    await fireFact(lea, "cheer_sent", { cheer: "bravo" });
+    await sleep(3_000);
+    expect(seen("rf_celebrated_en")).toHaveLength(before);
   });
 });

@@ -2,7 +2,9 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { apiEventTypes } from "../../src/api/schemas.js";
+import { derivedFactTypes } from "../../src/engine/derived-facts.js";
 import { EVENT_TYPE } from "../../src/ha/event-data.js";
+import { CHILD_MANUFACTURER } from "../../src/ha/mqtt/discovery.js";
 import { Input, parseHaYaml } from "../support/blueprint-yaml.js";
 import { readText, repoRoot } from "./supervisor-rules.js";
 
@@ -39,12 +41,14 @@ function* walk(node: unknown, key = ""): Generator<[string, unknown]> {
 const asList = (value: unknown) => (Array.isArray(value) ? value : value === undefined ? [] : [value]);
 
 describe("the blueprints", () => {
-  it("are the four the add-on offers", () => {
+  it("are the six the add-on offers", () => {
     expect(files.sort()).toEqual([
       "celebrate.yaml",
-      "session_end_turn_off.yaml",
+      "minutes_low.yaml",
       "session_ending_warning.yaml",
+      "session_over.yaml",
       "traffic_light.yaml",
+      "validate_in_app.yaml",
     ]);
   });
 
@@ -74,25 +78,27 @@ describe("the blueprints", () => {
       expect(bp.blueprint.homeassistant?.min_version).toBe("2024.10.0");
     });
 
-    it("does nothing unless the child's my_day sensor is on", () => {
-      const myDay = Object.entries(inputs).find(([, input]) => {
-        const filters = asList((input.selector?.entity as { filter?: unknown } | undefined)?.filter);
-        return filters.some((f) => (f as { domain?: unknown }).domain === "binary_sensor");
+    it("asks for one child's device, from the bridge's children only, and finds her entities on it", () => {
+      expect(inputs.child?.selector).toEqual({
+        device: { filter: [{ integration: "mqtt", manufacturer: CHILD_MANUFACTURER }] },
       });
-      expect(myDay?.[0]).toBe("my_day");
-      expect(String(inputs.my_day?.description)).toContain("binary_sensor.reward_facts_<child>_my_day");
-      expect(asList(bp.conditions)).toContainEqual({
-        condition: "state",
-        entity_id: new Input("my_day"),
-        state: "on",
-      });
+      expect(Object.values(inputs).filter((input) => "entity" in (input.selector ?? {}))).toEqual([]);
+      const text = readText(`${folder}/${file}`);
+      expect(text).toMatch(/device_attr\(child_device, 'identifiers'\)|device_entities\(child_device\)/);
     });
   });
 
-  it("turns devices off with a time trigger at the session's end", () => {
-    const bp = load("session_end_turn_off.yaml");
-    expect(bp.triggers).toEqual([{ trigger: "time", at: new Input("session_ends_at") }]);
-    expect(JSON.stringify(bp.blueprint.input.session_ends_at?.selector)).toContain("timestamp");
+  it.each([
+    ["validate_in_app.yaml", "behavior_declared"],
+    ["minutes_low.yaml", "minutes_low"],
+    ["session_over.yaml", "session_ended"],
+  ])("%s runs on the bridge's %s facts, of the chosen child only", (file, type) => {
+    const bp = load(file);
+    expect(bp.triggers).toEqual([{ trigger: "event", event_type: EVENT_TYPE, event_data: { type } }]);
+    expect(derivedFactTypes).toContain(type);
+    expect(JSON.stringify(bp.conditions)).toContain(
+      "child_node == 'reward_facts_' ~ trigger.event.data.child_id",
+    );
   });
 
   it("celebrates from the bridge's own event, for kinds of facts it sends", () => {

@@ -7,15 +7,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { childEntityId, STATUS_ENTITY_ID } from "../../src/ha/entity-names.js";
 import type { Cheer } from "../../src/simulator/facts.js";
 import type { ApiSimulator } from "../../src/simulator/index.js";
-import { BridgeProcess } from "../support/bridge-process.js";
-import { type BuiltBridge, buildBridgeApart } from "../support/built-bridge.js";
 import {
   type EventRecorder,
   HOME_ASSISTANT_SETUP_TIMEOUT_MS,
   type HomeAssistantInstance,
-} from "../support/home-assistant.js";
-import { type MqttRig, startMqttRig } from "../support/mqtt-rig.js";
-import { testedHomeAssistantVersion } from "../support/tested-version.js";
+  type MqttRig,
+  startMqttRig,
+  testedHomeAssistantVersion,
+} from "../lab/index.js";
+import { BridgeProcess } from "../support/bridge-process.js";
+import { type BuiltBridge, buildBridgeApart } from "../support/built-bridge.js";
 
 // What the image runs (`npm run build`'s bundle, with no node_modules anywhere above it) against a
 // real Home Assistant, in each publishing mode: every other suite runs the TypeScript sources, with

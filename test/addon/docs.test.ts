@@ -224,8 +224,17 @@ describe("DOCS.md", () => {
     );
   });
 
-  it("lists every blueprint", () => {
-    const blueprints = readdirSync(join(repoRoot, "addon/blueprints/automation/reward_facts"));
-    for (const file of blueprints) expect(mentions(file), file).toBe(true);
+  it("lists every blueprint, with an import link in each language to the file in the repository", () => {
+    for (const folder of ["reward_facts", "reward_facts_fr"]) {
+      const blueprints = readdirSync(join(repoRoot, "addon/blueprints/automation", folder));
+      expect(blueprints.length).toBeGreaterThanOrEqual(6);
+      for (const file of blueprints) {
+        expect(mentions(file.replace(/\.yaml$/, "")), file).toBe(true);
+        const link = `blueprint_url=https://github.com/reward-facts/reward-facts-bridge/blob/main/addon/blueprints/automation/${folder}/${file}`;
+        expect(docs, `${folder}/${file}`).toContain(
+          `https://my.home-assistant.io/create-link/?redirect=blueprint_import&${link})`,
+        );
+      }
+    }
   });
 });

@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EXIT_FAILURE } from "../../src/exit-codes.js";
 import { ApiSimulator } from "../../src/simulator/index.js";
-import { dieWithParentQuickly } from "../support/die-with-parent.js";
+import { dieWithParentQuickly } from "../lab/die-with-parent.js";
 
 // A failure inside the main loop ends the process through main's exit-code mapping, with one
 // log line, never as an unhandled rejection.

@@ -6,14 +6,14 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { dieWithParentQuickly } from "../support/die-with-parent.js";
+import { dieWithParentQuickly } from "../lab/die-with-parent.js";
 import {
   type EventRecorder,
   HOME_ASSISTANT_SETUP_TIMEOUT_MS,
   type HomeAssistantInstance,
   startHomeAssistant,
-} from "../support/home-assistant.js";
-import { testedHomeAssistantVersion } from "../support/tested-version.js";
+  testedHomeAssistantVersion,
+} from "../lab/index.js";
 
 // `npm run demo` with HA_URL and HA_TOKEN, against a real Home Assistant that has an automation
 // of the house on the real event: the demo's simulated children must never run it, and nothing of

@@ -7,7 +7,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { ApiSimulator } from "../../src/simulator/index.js";
-import { dieWithParentQuickly } from "../support/die-with-parent.js";
+import { dieWithParentQuickly } from "../lab/die-with-parent.js";
 import { seededRandom } from "../support/engine-rig.js";
 
 const fixture = fileURLToPath(new URL("./fixtures/engine-process.ts", import.meta.url));

@@ -3,12 +3,16 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ApiSimulator } from "../../src/simulator/index.js";
+import {
+  type DeliveryRig,
+  type HomeAssistantInstance,
+  loggedEventIds,
+  loggedEvents,
+  startDeliveryRig,
+  testedHomeAssistantVersion,
+} from "../lab/index.js";
 import { BridgeProcess } from "../support/bridge-process.js";
-import { type DeliveryRig, startDeliveryRig } from "../support/delivery-rig.js";
-import { loggedEventIds, loggedEvents } from "../support/ha-event-log.js";
-import type { HomeAssistantInstance } from "../support/home-assistant.js";
 import { oneDayAhead } from "../support/household-days.js";
-import { testedHomeAssistantVersion } from "../support/tested-version.js";
 
 const version = testedHomeAssistantVersion();
 

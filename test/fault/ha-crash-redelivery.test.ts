@@ -5,12 +5,15 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REDELIVERY_WINDOW_MS } from "../../src/ha/recent-deliveries.js";
 import type { ApiSimulator } from "../../src/simulator/index.js";
+import {
+  type DeliveryRig,
+  type HomeAssistantInstance,
+  loggedEvents,
+  startDeliveryRig,
+  testedHomeAssistantVersion,
+} from "../lab/index.js";
 import { BridgeProcess } from "../support/bridge-process.js";
-import { type DeliveryRig, startDeliveryRig } from "../support/delivery-rig.js";
-import { loggedEvents } from "../support/ha-event-log.js";
-import type { HomeAssistantInstance } from "../support/home-assistant.js";
 import { oneDayAhead } from "../support/household-days.js";
-import { testedHomeAssistantVersion } from "../support/tested-version.js";
 
 const version = testedHomeAssistantVersion();
 

@@ -8,17 +8,17 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { HaSink } from "../../src/ha/ha-sink.js";
 import { createLogger, type Logger } from "../../src/log/logger.js";
 import { ApiSimulator } from "../../src/simulator/index.js";
-import { BridgeProcess } from "../support/bridge-process.js";
-import { CuttableLink } from "../support/cuttable-link.js";
-import { freeLoopbackPort } from "../support/free-port.js";
 import {
+  CuttableLink,
   HOME_ASSISTANT_SETUP_TIMEOUT_MS,
   type HomeAssistantInstance,
   startHomeAssistant,
-  waitFor,
-} from "../support/home-assistant.js";
+  testedHomeAssistantVersion,
+} from "../lab/index.js";
+import { BridgeProcess } from "../support/bridge-process.js";
+import { freeLoopbackPort } from "../support/free-port.js";
 import { silentServer } from "../support/silent-server.js";
-import { testedHomeAssistantVersion } from "../support/tested-version.js";
+import { waitFor } from "../support/wait-for.js";
 
 // Home Assistant unreachable at start (issue 41, probe 6): the websocket library retries silently,
 // so the log held only "connecting to Home Assistant". Now a warning names the URL and the cause

@@ -1,8 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type DeliveryRig, startDeliveryRig } from "../support/delivery-rig.js";
-import { HOME_ASSISTANT_SETUP_TIMEOUT_MS } from "../support/home-assistant.js";
+import {
+  type DeliveryRig,
+  HOME_ASSISTANT_SETUP_TIMEOUT_MS,
+  startDeliveryRig,
+  testedHomeAssistantVersion,
+} from "../lab/index.js";
 import { type KillRoundOutcome, runBridgeKills } from "../support/kill-scenario.js";
-import { testedHomeAssistantVersion } from "../support/tested-version.js";
 
 // 50 SIGKILLs of the bridge at random moments while 5,000 facts flow into a real Home
 // Assistant: in the end every fact reached Home Assistant's automations exactly once.

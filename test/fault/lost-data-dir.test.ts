@@ -4,10 +4,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { silentLogger } from "../../src/log/logger.js";
 import { cursorStoreOn, openStore } from "../../src/store/index.js";
+import { type HaEvent, type MqttRig, startMqttRig, testedHomeAssistantVersion } from "../lab/index.js";
 import { BridgeProcess } from "../support/bridge-process.js";
-import type { HaEvent } from "../support/ha-websocket.js";
-import { type MqttRig, startMqttRig } from "../support/mqtt-rig.js";
-import { testedHomeAssistantVersion } from "../support/tested-version.js";
 
 const version = testedHomeAssistantVersion();
 

@@ -5,17 +5,18 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ApiSimulator } from "../../src/simulator/index.js";
 import { DELIVERED_LOG_FILE } from "../../src/store/delivered-log.js";
 import { RECENT_DELIVERY_LOG_FILE } from "../../src/store/recent-delivery-log.js";
-import { BridgeProcess, bridgeFromSources } from "../support/bridge-process.js";
-import { type DeliveryRig, startDeliveryRig } from "../support/delivery-rig.js";
-import { loggedEventIds } from "../support/ha-event-log.js";
-import type { HomeAssistantInstance } from "../support/home-assistant.js";
 import {
+  type DeliveryRig,
   ensureStrace,
+  type HomeAssistantInstance,
+  loggedEventIds,
   parseSyscallTrace,
+  startDeliveryRig,
   stopTracedCommand,
   type TracedCall,
   underStrace,
-} from "../support/syscall-trace.js";
+} from "../lab/index.js";
+import { BridgeProcess, bridgeFromSources } from "../support/bridge-process.js";
 
 // A power cut keeps of a file what was forced to disk (fsync, fdatasync) before it, and of a rename
 // only what its folder's fsync made final. The bridge's delivery notes must be there before anything

@@ -2,9 +2,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type MqttRig, startMqttRig, testedHomeAssistantVersion } from "../lab/index.js";
 import { BridgeProcess } from "../support/bridge-process.js";
-import { type MqttRig, startMqttRig } from "../support/mqtt-rig.js";
-import { testedHomeAssistantVersion } from "../support/tested-version.js";
 
 const version = testedHomeAssistantVersion();
 

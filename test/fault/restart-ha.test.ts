@@ -4,11 +4,15 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { childEntityId, childEntityKinds, STATUS_ENTITY_ID } from "../../src/ha/entities.js";
+import {
+  type DeliveryRig,
+  HOME_ASSISTANT_SETUP_TIMEOUT_MS,
+  loggedEventIds,
+  loggedEvents,
+  startDeliveryRig,
+  testedHomeAssistantVersion,
+} from "../lab/index.js";
 import { BridgeProcess } from "../support/bridge-process.js";
-import { type DeliveryRig, startDeliveryRig } from "../support/delivery-rig.js";
-import { loggedEventIds, loggedEvents } from "../support/ha-event-log.js";
-import { HOME_ASSISTANT_SETUP_TIMEOUT_MS } from "../support/home-assistant.js";
-import { testedHomeAssistantVersion } from "../support/tested-version.js";
 
 // Five restarts of a real Home Assistant while facts flow: after each, every state is back
 // within 10 s of RUNNING; in the end no fact was lost or repeated.

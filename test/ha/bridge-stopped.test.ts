@@ -4,9 +4,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { childEntityId, childEntityKinds, STATUS_ENTITY_ID } from "../../src/ha/entities.js";
 import { ApiSimulator } from "../../src/simulator/index.js";
+import { type HomeAssistantInstance, startHomeAssistant, testedHomeAssistantVersion } from "../lab/index.js";
 import { BridgeProcess } from "../support/bridge-process.js";
-import { type HomeAssistantInstance, startHomeAssistant } from "../support/home-assistant.js";
-import { testedHomeAssistantVersion } from "../support/tested-version.js";
 
 const version = testedHomeAssistantVersion();
 

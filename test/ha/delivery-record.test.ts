@@ -6,13 +6,13 @@ import { recordIdOf } from "../../src/ha/delivery-records.js";
 import { contractNames } from "../../src/ha/entity-names.js";
 import { HaSink } from "../../src/ha/ha-sink.js";
 import { silentLogger } from "../../src/log/logger.js";
-import { CuttableLink } from "../support/cuttable-link.js";
 import {
+  CuttableLink,
   type EventRecorder,
   type HomeAssistantInstance,
   startHomeAssistant,
-} from "../support/home-assistant.js";
-import { testedHomeAssistantVersion } from "../support/tested-version.js";
+  testedHomeAssistantVersion,
+} from "../lab/index.js";
 
 const version = testedHomeAssistantVersion();
 

@@ -20,8 +20,8 @@ import {
   HOME_ASSISTANT_SETUP_TIMEOUT_MS,
   type HomeAssistantInstance,
   startHomeAssistant,
-} from "../support/home-assistant.js";
-import { testedHomeAssistantVersion } from "../support/tested-version.js";
+  testedHomeAssistantVersion,
+} from "../lab/index.js";
 
 // The publisher in this process against a real Home Assistant: what the end-to-end test cannot
 // reach quickly (the notification's dismissal, unchanged states left unwritten, refusals).

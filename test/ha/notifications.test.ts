@@ -7,11 +7,15 @@ import { STATUS_ENTITY_ID } from "../../src/ha/entity-names.js";
 import { HaSink } from "../../src/ha/ha-sink.js";
 import { BROKER_NOTIFICATION_ID, TOKEN_NOTIFICATION_ID } from "../../src/ha/index.js";
 import { silentLogger } from "../../src/log/logger.js";
+import {
+  CuttableLink,
+  type HaEvent,
+  HOME_ASSISTANT_SETUP_TIMEOUT_MS,
+  type MqttRig,
+  startMqttRig,
+  testedHomeAssistantVersion,
+} from "../lab/index.js";
 import { BridgeProcess } from "../support/bridge-process.js";
-import { CuttableLink } from "../support/cuttable-link.js";
-import { type HaEvent, HOME_ASSISTANT_SETUP_TIMEOUT_MS } from "../support/home-assistant.js";
-import { type MqttRig, startMqttRig } from "../support/mqtt-rig.js";
-import { testedHomeAssistantVersion } from "../support/tested-version.js";
 
 // A notification goes when its cause is gone, whichever run of the bridge raised it (issue 41,
 // probe 12): an earlier run raised it (here, a service call does it for that run), was killed or

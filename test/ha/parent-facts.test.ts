@@ -7,11 +7,15 @@ import type { Child } from "../../src/api/schemas.js";
 import { derivedFactTypes } from "../../src/engine/derived-facts.js";
 import { childEntityId } from "../../src/ha/entity-names.js";
 import type { ApiSimulator } from "../../src/simulator/index.js";
+import {
+  type EventRecorder,
+  type HomeAssistantInstance,
+  type MqttRig,
+  startMqttRig,
+  testedHomeAssistantVersion,
+} from "../lab/index.js";
 import { BridgeProcess } from "../support/bridge-process.js";
-import type { EventRecorder, HomeAssistantInstance } from "../support/home-assistant.js";
 import { oneDayAhead } from "../support/household-days.js";
-import { type MqttRig, startMqttRig } from "../support/mqtt-rig.js";
-import { testedHomeAssistantVersion } from "../support/tested-version.js";
 
 // Facts a parent acts on (issue 44), from the bridge process against the simulator into a real
 // Home Assistant, in both publishing modes: a behavior the child declared in the app arrives once

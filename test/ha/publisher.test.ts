@@ -3,16 +3,17 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiSimulator } from "../../src/simulator/index.js";
-import { BridgeProcess } from "../support/bridge-process.js";
-import { eventLogConfig, loggedEventIds as readEventLog } from "../support/ha-event-log.js";
 import {
   type EventRecorder,
+  eventLogConfig,
   HOME_ASSISTANT_SETUP_TIMEOUT_MS,
   type HomeAssistantInstance,
+  loggedEventIds as readEventLog,
   startHomeAssistant,
-} from "../support/home-assistant.js";
+  testedHomeAssistantVersion,
+} from "../lab/index.js";
+import { BridgeProcess } from "../support/bridge-process.js";
 import { oneDayAhead } from "../support/household-days.js";
-import { testedHomeAssistantVersion } from "../support/tested-version.js";
 
 // Bridge + simulator + a real Home Assistant. Real time throughout: Home Assistant's clock
 // cannot be faked, so intervals are the shortest a user may set (events 10 s, today 15 s).

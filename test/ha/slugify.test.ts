@@ -1,8 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { slugify } from "../../src/ha/slugify.js";
 import { MAX_SLUG_LENGTH, slugOfName } from "../../src/ha/slugs.js";
-import { askHomeAssistantPython } from "../support/home-assistant-python.js";
-import { testedHomeAssistantVersion } from "../support/tested-version.js";
+import { askHomeAssistantPython, testedHomeAssistantVersion } from "../lab/index.js";
 
 const version = testedHomeAssistantVersion();
 

@@ -5,7 +5,7 @@ import { describe, expect, it, onTestFinished } from "vitest";
 import { RewardFactsClient } from "../../src/api/client.js";
 import { asksForHelp, CliUsageError, parseCliArgs } from "../../src/simulator/cli-args.js";
 import { ManualClock, ScaledClock } from "../../src/simulator/clock.js";
-import { dieWithParentQuickly } from "../support/die-with-parent.js";
+import { dieWithParentQuickly } from "../lab/die-with-parent.js";
 import { captureLogger } from "./helpers.js";
 
 describe("parseCliArgs", () => {

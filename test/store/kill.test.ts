@@ -3,7 +3,7 @@ import { readdir } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { openStore, STORE_FILE_NAME } from "../../src/store/index.js";
-import { dieWithParentQuickly } from "../support/die-with-parent.js";
+import { dieWithParentQuickly } from "../lab/die-with-parent.js";
 import { captureLogger, corruptFilesIn, tempDir, WARN } from "./helpers.js";
 
 const projectRoot = fileURLToPath(new URL("../..", import.meta.url));

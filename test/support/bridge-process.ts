@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { fileURLToPath } from "node:url";
-import { dieWithParentQuickly } from "./die-with-parent.js";
+import { dieWithParentQuickly } from "../lab/die-with-parent.js";
 
 const main = fileURLToPath(new URL("../../src/main.ts", import.meta.url));
 

@@ -4,8 +4,8 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { Metafile } from "esbuild";
 import { buildBridge } from "../../src/build/build-bridge.js";
+import { dieWithParentQuickly } from "../lab/die-with-parent.js";
 import type { BridgeLaunch } from "./bridge-process.js";
-import { dieWithParentQuickly } from "./die-with-parent.js";
 
 /**
  * The bridge as the add-on image holds it: `npm run build`'s bundle, with a package.json saying

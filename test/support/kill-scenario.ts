@@ -5,10 +5,14 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { ApiSimulator } from "../../src/simulator/index.js";
 import { DELIVERED_LOG_FILE } from "../../src/store/delivered-log.js";
 import { REQUEST_LOG_FILE } from "../../src/store/request-log.js";
+import {
+  type EventRecorder,
+  type HomeAssistantInstance,
+  loggedEventIds,
+  loggedEvents,
+} from "../lab/index.js";
 import { BridgeProcess } from "./bridge-process.js";
 import { seededRandom } from "./engine-rig.js";
-import { loggedEventIds, loggedEvents } from "./ha-event-log.js";
-import type { EventRecorder, HomeAssistantInstance } from "./home-assistant.js";
 
 // The crash scenarios of the fault suite and of `npm run soak`: facts flow from the simulator
 // into a real Home Assistant while the bridge (or Home Assistant) is SIGKILLed at random moments;

@@ -39,6 +39,9 @@ export interface DiscoveryContext {
   texts: Texts;
 }
 
+/** The children's devices' manufacturer: what the blueprints' device pickers filter on (never translated). */
+export const CHILD_MANUFACTURER = "Household Reward Facts";
+
 /** The child's diagnostic entity saying whether its facts can be read, and why not. */
 export const READ_STATUS_KEY = "read_status" as const;
 export const JOURNAL_KEY = "journal" as const;
@@ -58,7 +61,8 @@ const origin = (context: DiscoveryContext) => ({
 const bridgeDevice = (context: DiscoveryContext) => ({
   identifiers: [BRIDGE_NODE],
   name: context.texts.devices.bridge_name,
-  manufacturer: "Household Reward Facts",
+  // Not the children's manufacturer: the blueprints' device pickers filter on theirs.
+  manufacturer: "Reward Facts",
   model: context.texts.devices.bridge_model,
   sw_version: context.bridgeVersion,
 });
@@ -101,7 +105,7 @@ export function childDiscovery(child: ChildIdentity, context: DiscoveryContext):
   const device = {
     identifiers: [node],
     name: child.firstName,
-    manufacturer: "Household Reward Facts",
+    manufacturer: CHILD_MANUFACTURER,
     model: context.texts.devices.child_model,
     via_device: BRIDGE_NODE,
   };

@@ -103,17 +103,22 @@ export const fr: Texts = {
  * The blueprints in French, by file and by the path of each text in it (npm run blueprints writes
  * them from the English ones, addon/blueprints/automation/reward_facts/).
  */
+/** Every blueprint asks for the child's device alike. */
+const childInput = {
+  "blueprint.input.child.name": "L'enfant",
+  "blueprint.input.child.description":
+    "L'appareil d'un enfant, tel que le pont le crée quand il publie par MQTT.",
+};
+
 export const frBlueprints: BlueprintTexts = {
   "celebrate.yaml": {
     "blueprint.name": "Reward Facts - fêter un comportement validé ou un encouragement",
     "blueprint.description":
       "Lance vos actions quand un parent valide un comportement de l'enfant ou lui envoie un encouragement dans " +
       "l'application : l'annoncer sur une enceinte, prévenir un téléphone, faire clignoter une lampe. Seulement les " +
-      "jours de ce foyer (le capteur « mon jour » de l'enfant est activé). Les actions peuvent utiliser `message`, " +
+      "jours de ce foyer (« mon jour » de l'enfant est activé). Les actions peuvent utiliser `message`, " +
       "`child_name` et `event` (toutes les données du reward_facts_event : type, label, cheer…).",
-    "blueprint.input.my_day.name": "Le capteur « mon jour » de l'enfant",
-    "blueprint.input.my_day.description":
-      "binary_sensor.reward_facts_<child>_my_day. Son enfant est celui que l'on fête.",
+    ...childInput,
     "blueprint.input.kinds.name": "Ce qu'il faut fêter",
     "blueprint.input.kinds.selector.select.options.0.label": "Un comportement validé",
     "blueprint.input.kinds.selector.select.options.1.label": "Un encouragement envoyé (bravo, super, vu)",
@@ -131,49 +136,71 @@ export const frBlueprints: BlueprintTexts = {
       "{% elif data.get('label') %}Bravo {{ data.child_name }} : {{ data.get('label') }} ! " +
       "{% else %}Bravo {{ data.child_name }} !{% endif %}",
   },
-  "session_end_turn_off.yaml": {
-    "blueprint.name": "Reward Facts - éteindre un appareil à la fin de la session",
+  "minutes_low.yaml": {
+    "blueprint.name": "Reward Facts - annoncer qu'il reste peu de minutes",
     "blueprint.description":
-      "Éteint les appareils choisis (une télévision, la prise connectée d'une console…) à l'heure exacte où la " +
-      "session de récompense d'un enfant se termine. Une session prolongée dans l'application déplace l'heure avec " +
-      "elle. Seulement les jours de ce foyer (le capteur « mon jour » de l'enfant est activé).",
-    "blueprint.input.my_day.name": "Le capteur « mon jour » de l'enfant",
-    "blueprint.input.my_day.description":
-      "binary_sensor.reward_facts_<child>_my_day. Rien n'est éteint les jours de l'autre foyer.",
-    "blueprint.input.session_ends_at.name": "La fin de session du même enfant",
-    "blueprint.input.session_ends_at.description": "sensor.reward_facts_<child>_session_ends_at",
-    "blueprint.input.devices.name": "Appareils à éteindre",
+      "Lance vos actions quand la session de l'enfant atteint un des seuils de minutes restantes du pont (son " +
+      "option minutes_low_thresholds, 10 et 5 par défaut) : l'annoncer sur une enceinte ou la tablette de " +
+      "l'enfant, faire clignoter une lampe. Les actions peuvent utiliser `message`, `child_name` et " +
+      "`minutes_remaining`.",
+    ...childInput,
+    "blueprint.input.announce_actions.name": "Actions",
+    "blueprint.input.announce_actions.description":
+      "Par exemple une annonce vocale (TTS) sur l'enceinte de l'enfant avec le message {{ message }}.",
+    "variables.message":
+      "{{ trigger.event.data.child_name }}, il te reste {{ trigger.event.data.minutes_remaining }} minutes.",
   },
   "session_ending_warning.yaml": {
     "blueprint.name": "Reward Facts - prévenir avant la fin d'une session",
     "blueprint.description":
       "Lance vos actions quelques minutes avant la fin de la session de récompense d'un enfant : une notification, " +
-      "un rappel vocal, une lampe qui clignote. Seulement les jours de ce foyer (le capteur « mon jour » de l'enfant " +
-      "est activé). Les actions peuvent utiliser `child_name` et `minutes_left`.",
-    "blueprint.input.my_day.name": "Le capteur « mon jour » de l'enfant",
-    "blueprint.input.my_day.description":
-      "binary_sensor.reward_facts_<child>_my_day. Rien ne se passe les jours de l'autre foyer.",
-    "blueprint.input.session_ends_at.name": "La fin de session du même enfant",
-    "blueprint.input.session_ends_at.description": "sensor.reward_facts_<child>_session_ends_at",
+      "un rappel vocal, une lampe qui clignote. Seulement les jours de ce foyer (« mon jour » de l'enfant est " +
+      "activé). Les actions peuvent utiliser `child_name` et `minutes_left`.",
+    ...childInput,
     "blueprint.input.minutes_before.name": "Minutes avant la fin",
     "blueprint.input.warning_actions.name": "Actions",
     "blueprint.input.warning_actions.description":
       "Que faire, par exemple prévenir un téléphone : Plus que {{ minutes_left }} minutes, {{ child_name }} !",
   },
+  "session_over.yaml": {
+    "blueprint.name": "Reward Facts - quand la session est finie",
+    "blueprint.description":
+      "Quand la session de récompense de l'enfant se termine (le pont émet session_ended à la fin annoncée par " +
+      "l'application, aussi après une session prolongée ou arrêtée plus tôt), éteint les appareils choisis (une " +
+      "télévision, la prise connectée d'une console…) et lance vos actions. Les actions peuvent utiliser " +
+      "`child_name` et `session_minutes`.",
+    ...childInput,
+    "blueprint.input.devices.name": "Appareils à éteindre",
+    "blueprint.input.over_actions.name": "Autres actions",
+    "blueprint.input.over_actions.description":
+      "Par exemple une annonce « l'écran, c'est fini, {{ child_name }} ».",
+  },
   "traffic_light.yaml": {
     "blueprint.name": "Reward Facts - lampe feu tricolore selon les minutes restantes",
     "blueprint.description":
       "Colore une lampe selon les minutes restantes d'un enfant : vert quand il en reste beaucoup, orange sous le " +
-      "premier seuil, rouge sous le second. Seulement les jours de ce foyer (le capteur « mon jour » de l'enfant " +
-      "est activé) ; les jours de l'autre foyer, la lampe est laissée telle quelle.",
-    "blueprint.input.my_day.name": "Le capteur « mon jour » de l'enfant",
-    "blueprint.input.my_day.description": "binary_sensor.reward_facts_<child>_my_day",
-    "blueprint.input.minutes_remaining.name": "Les minutes restantes du même enfant",
-    "blueprint.input.minutes_remaining.description": "sensor.reward_facts_<child>_minutes_remaining",
+      "premier seuil, rouge sous le second. Seulement les jours de ce foyer (« mon jour » de l'enfant est " +
+      "activé) ; les jours de l'autre foyer, la lampe est laissée telle quelle.",
+    ...childInput,
     "blueprint.input.lamp.name": "Lampe",
     "blueprint.input.lamp.description": "Une lampe qui peut afficher des couleurs.",
     "blueprint.input.orange_below.name": "Orange en dessous de (minutes)",
     "blueprint.input.red_below.name": "Rouge en dessous de (minutes)",
     "blueprint.input.brightness.name": "Luminosité",
+  },
+  "validate_in_app.yaml": {
+    "blueprint.name": "Reward Facts - demander à un parent de valider un comportement déclaré",
+    "blueprint.description":
+      "Lance vos actions quand l'enfant déclare un comportement fait dans l'application, pour qu'un parent le " +
+      "vérifie et le valide là-bas (le pont lit l'application, il ne peut rien valider) : une notification sur " +
+      "les téléphones des parents, par exemple. Les actions peuvent utiliser `message`, `child_name`, `label` et " +
+      "`event` (toutes les données du reward_facts_event).",
+    ...childInput,
+    "blueprint.input.notify_actions.name": "Actions",
+    "blueprint.input.notify_actions.description":
+      "Par exemple une notification sur les téléphones des parents avec le message {{ message }}.",
+    "variables.message":
+      "{{ trigger.event.data.child_name }} dit avoir fait « {{ trigger.event.data.label }} » : vérifiez-le et " +
+      "validez-le dans l'application.",
   },
 };

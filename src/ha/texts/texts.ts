@@ -10,8 +10,8 @@ export type Texts = {
 
 /**
  * The languages the bridge speaks, by Home Assistant's language code. Adding one: a file beside
- * en.ts with each of its keys (the type and test/ha/texts.test.ts say which are missing), and its
- * line here.
+ * en.ts with each of its keys (the type and test/ha/texts/texts.test.ts say which are missing),
+ * and its line here.
  */
 export const languages: Readonly<Record<string, Texts>> = { en, fr };
 

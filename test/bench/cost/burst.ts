@@ -1,5 +1,6 @@
 import type { ApiSimulator } from "../../../src/simulator/index.js";
-import { type EventRecorder, waitFor } from "../../support/home-assistant.js";
+import type { EventRecorder } from "../../lab/index.js";
+import { waitFor } from "../../support/wait-for.js";
 import { sampleProcess } from "../real/proc-stats.js";
 
 export interface BurstResult {

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { ApiSimulator } from "../../../src/simulator/index.js";
-import { type EventRecorder, type HomeAssistantInstance, waitFor } from "../../support/home-assistant.js";
-import type { MosquittoBroker } from "../../support/mosquitto.js";
+import type { EventRecorder, HomeAssistantInstance, MosquittoBroker } from "../../lab/index.js";
+import { waitFor } from "../../support/wait-for.js";
 import { type RunningBridge, startBridge } from "../real/bridge.js";
 import { deleteBridgeStates, isBridgeEntity } from "../real/ha-states.js";
 import { clearBridgeFootprint } from "../real/mqtt-footprint.js";

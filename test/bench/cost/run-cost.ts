@@ -1,6 +1,10 @@
-import { type HomeAssistantInstance, startHomeAssistant } from "../../support/home-assistant.js";
-import { setUpMqttIntegration } from "../../support/home-assistant-mqtt.js";
-import { type MosquittoBroker, startMosquitto } from "../../support/mosquitto.js";
+import {
+  type HomeAssistantInstance,
+  type MosquittoBroker,
+  setUpMqttIntegration,
+  startHomeAssistant,
+  startMosquitto,
+} from "../../lab/index.js";
 import { buildBridge } from "../real/build.js";
 import { ownChildrenRunning, type ProcSample } from "../real/proc-stats.js";
 import { imageMuslNode, imageNode, machineNode } from "../real/runtimes.js";

@@ -1,4 +1,5 @@
-import { type EventRecorder, waitFor } from "../../support/home-assistant.js";
+import type { EventRecorder } from "../../lab/index.js";
+import { waitFor } from "../../support/wait-for.js";
 import type { RunningBridge } from "../real/bridge.js";
 import { isBridgeEntity, stateChange } from "../real/ha-states.js";
 

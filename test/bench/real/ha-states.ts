@@ -1,4 +1,4 @@
-import type { HaEvent, HomeAssistantInstance } from "../../support/home-assistant.js";
+import type { HaEvent, HomeAssistantInstance } from "../../lab/index.js";
 
 const bridgeEntity = /^(sensor|binary_sensor)\.reward_facts_/;
 

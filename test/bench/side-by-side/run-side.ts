@@ -7,8 +7,8 @@ import {
   type HomeAssistantInstance,
   OLDEST_HOME_ASSISTANT_VERSION,
   startHomeAssistant,
-  waitFor,
-} from "../../support/home-assistant.js";
+} from "../../lab/index.js";
+import { waitFor } from "../../support/wait-for.js";
 import { type RunningBridge, startBridge } from "../real/bridge.js";
 import { stateChange } from "../real/ha-states.js";
 import { type SideHousehold, sideHousehold } from "./household.js";

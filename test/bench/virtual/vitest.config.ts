@@ -6,8 +6,8 @@ export default defineConfig({
   test: {
     root: fileURLToPath(new URL("../../..", import.meta.url)),
     include: ["test/bench/virtual/*.scenario.ts"],
-    // The engines' data dirs under one temporary folder, removed at the end (support/temp-root.ts).
-    globalSetup: ["test/support/temp-root.ts"],
+    // The engines' data dirs under one temporary folder, removed at the end (test/lab/temp-root.ts).
+    globalSetup: ["test/lab/temp-root.ts"],
     testTimeout: 60 * 60_000,
     hookTimeout: 60_000,
     maxWorkers: 2,

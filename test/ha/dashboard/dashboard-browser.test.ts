@@ -6,17 +6,18 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Child } from "../../../src/api/schemas.js";
 import { childEntityId } from "../../../src/ha/entity-names.js";
 import { ApiSimulator, ManualClock } from "../../../src/simulator/index.js";
-import { BridgeProcess } from "../../support/bridge-process.js";
-import { launchChromium } from "../../support/chromium.js";
 import {
+  type FrontendTokens,
   HOME_ASSISTANT_SETUP_TIMEOUT_MS,
   type HomeAssistantInstance,
+  launchChromium,
+  screenshot,
+  signInTestUser,
   startHomeAssistant,
-} from "../../support/home-assistant.js";
-import { type FrontendTokens, signInTestUser } from "../../support/home-assistant-frontend.js";
+  testedHomeAssistantVersion,
+} from "../../lab/index.js";
+import { BridgeProcess } from "../../support/bridge-process.js";
 import { latestAfternoon, nextAfternoon } from "../../support/household-days.js";
-import { screenshot } from "../../support/screenshots.js";
-import { testedHomeAssistantVersion } from "../../support/tested-version.js";
 import {
   childColumns,
   columnBoxes,

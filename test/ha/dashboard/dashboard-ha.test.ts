@@ -17,20 +17,18 @@ import {
 import { contractNames, EntityNames } from "../../../src/ha/entity-names.js";
 import { en } from "../../../src/ha/texts/en.js";
 import { silentLogger } from "../../../src/log/logger.js";
-import { launchChromium } from "../../support/chromium.js";
-import { sampleCalmDay, sampleToday } from "../../support/facts.js";
-import {
-  HOME_ASSISTANT_SETUP_TIMEOUT_MS,
-  type HomeAssistantInstance,
-  startHomeAssistant,
-} from "../../support/home-assistant.js";
 import {
   type FrontendTokens,
+  HOME_ASSISTANT_SETUP_TIMEOUT_MS,
+  type HomeAssistantInstance,
+  launchChromium,
   openFrontend,
   signInTestUser,
+  startHomeAssistant,
+  testedHomeAssistantVersion,
   visibleTexts,
-} from "../../support/home-assistant-frontend.js";
-import { testedHomeAssistantVersion } from "../../support/tested-version.js";
+} from "../../lab/index.js";
+import { sampleCalmDay, sampleToday } from "../../support/facts.js";
 
 // The dashboard in a real Home Assistant, on each release the add-on supports: made through the
 // websocket, saved and read back, never saved over an edit; its templates rendered by Home

@@ -2,7 +2,7 @@ import type { Browser, Page } from "playwright-core";
 import { dashboardPlace } from "../../../src/ha/dashboard/build-dashboard.js";
 import { contractNames } from "../../../src/ha/entity-names.js";
 import { en } from "../../../src/ha/texts/en.js";
-import { type FrontendTokens, openFrontend, visibleTexts } from "../../support/home-assistant-frontend.js";
+import { type FrontendTokens, openFrontend, visibleTexts } from "../../lab/index.js";
 
 /*
  * The Rewards dashboard as a person reads it in the browser: one column per child, under the

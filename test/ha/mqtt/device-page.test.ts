@@ -5,19 +5,20 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { childEntityId } from "../../../src/ha/entity-names.js";
 import { type ApiSimulator, ManualClock } from "../../../src/simulator/index.js";
-import { BridgeProcess } from "../../support/bridge-process.js";
-import { launchChromium } from "../../support/chromium.js";
-import type { HomeAssistantInstance } from "../../support/home-assistant.js";
 import {
   type FrontendTokens,
+  type HomeAssistantInstance,
+  launchChromium,
+  type MqttRig,
   openFrontend,
+  screenshot,
   signInTestUser,
+  startMqttRig,
+  testedHomeAssistantVersion,
   visibleTexts,
-} from "../../support/home-assistant-frontend.js";
+} from "../../lab/index.js";
+import { BridgeProcess } from "../../support/bridge-process.js";
 import { latestAfternoon } from "../../support/household-days.js";
-import { type MqttRig, startMqttRig } from "../../support/mqtt-rig.js";
-import { screenshot } from "../../support/screenshots.js";
-import { testedHomeAssistantVersion } from "../../support/tested-version.js";
 
 // A child's device page in Home Assistant (Settings → Devices), as the bridge makes it in MQTT
 // mode through a real Mosquitto: what a parent opens to find a child's entities and to build an

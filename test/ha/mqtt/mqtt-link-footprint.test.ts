@@ -1,8 +1,8 @@
 import { createRequire } from "node:module";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MqttLink } from "../../../src/ha/mqtt/mqtt-link.js";
+import { type MosquittoBroker, startMosquitto } from "../../lab/index.js";
 import { LogCollector } from "../../support/engine-rig.js";
-import { type MosquittoBroker, startMosquitto } from "../../support/mosquitto.js";
 import { waitFor } from "../../support/wait-for.js";
 
 // MQTT.js's packet writer (mqtt-packet) keeps, once built, a table of all 65,536 packet ids as

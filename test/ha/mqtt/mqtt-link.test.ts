@@ -4,8 +4,8 @@ import { connectAsync } from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BrokerRefusedError, brokerEndpoint, MqttLink } from "../../../src/ha/mqtt/mqtt-link.js";
 import { BRIDGE_AVAILABILITY } from "../../../src/ha/mqtt/topics.js";
+import { type MosquittoBroker, startMosquitto } from "../../lab/index.js";
 import { LogCollector } from "../../support/engine-rig.js";
-import { type MosquittoBroker, startMosquitto } from "../../support/mosquitto.js";
 import { waitFor } from "../../support/wait-for.js";
 
 // The bridge's link to a real Mosquitto: its birth, a refused login, a broker that goes away and

@@ -8,10 +8,14 @@ import { derivedFactTypes } from "../../../src/engine/derived-facts.js";
 import { childEntityKinds } from "../../../src/ha/catalogue.js";
 import { childEntityId, STATUS_ENTITY_ID } from "../../../src/ha/entity-names.js";
 import type { ApiSimulator } from "../../../src/simulator/index.js";
+import {
+  type EventRecorder,
+  type HomeAssistantInstance,
+  type MqttRig,
+  startMqttRig,
+  testedHomeAssistantVersion,
+} from "../../lab/index.js";
 import { BridgeProcess } from "../../support/bridge-process.js";
-import type { EventRecorder, HomeAssistantInstance } from "../../support/home-assistant.js";
-import { type MqttRig, startMqttRig } from "../../support/mqtt-rig.js";
-import { testedHomeAssistantVersion } from "../../support/tested-version.js";
 
 // The bridge publishing through MQTT discovery, with a real Mosquitto and a real Home Assistant
 // whose MQTT integration is set up as a user does it. Asserted through Home Assistant's own

@@ -1,7 +1,8 @@
 // `npm run soak`: the crash rounds of the fault suite, many times over, with the machine's cores
 // kept busy: 5 rounds of 50 SIGKILLs of the bridge while 5,000 facts flow into a real Home
 // Assistant, then 10 SIGKILLs of Home Assistant itself during delivery, then 10 clean restarts of
-// it. Prints what was lost or repeated, writes it to test/soak/results.md and the soak block of test/bench/README.md.
+// it. Prints what was lost or repeated, writes it to test/bench/soak/results.md and the soak block
+// of test/bench/README.md.
 // Exit 1 on any loss, on a repeat not marked redelivered, and on any repeat after a clean restart.
 import { type ChildProcess, spawn } from "node:child_process";
 import { writeFile } from "node:fs/promises";
@@ -9,12 +10,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
-import { ApiSimulator } from "../../src/simulator/index.js";
-import { describeMachine, machineLine } from "../bench/report/machine.js";
-import { replaceReadmeBlock } from "../bench/report/readme.js";
-import { eventLogConfig } from "../support/ha-event-log.js";
-import { type HomeAssistantInstance, startHomeAssistant } from "../support/home-assistant.js";
-import { type HaKillsOutcome, runBridgeKills, runHomeAssistantKills } from "../support/kill-scenario.js";
+import { ApiSimulator } from "../../../src/simulator/index.js";
+import { eventLogConfig, type HomeAssistantInstance, startHomeAssistant } from "../../lab/index.js";
+import { type HaKillsOutcome, runBridgeKills, runHomeAssistantKills } from "../../support/kill-scenario.js";
+import { describeMachine, machineLine } from "../report/machine.js";
+import { replaceReadmeBlock } from "../report/readme.js";
 
 const usage = `Usage: npm run soak -- [--rounds N] [--ha-kills N] [--ha-restarts N] [--both-kills N] [--no-load] [--help]
   --rounds N       rounds of 50 bridge SIGKILLs with 5,000 facts (default 5)
@@ -24,7 +24,7 @@ const usage = `Usage: npm run soak -- [--rounds N] [--ha-kills N] [--ha-restarts
                    (default 10; 0 skips)
   --no-load        without the two busy processes beside it`;
 
-const root = fileURLToPath(new URL("../..", import.meta.url));
+const root = fileURLToPath(new URL("../../..", import.meta.url));
 const KILLS = 50;
 const FACTS = 5_000;
 const HA_FACTS = 2_000;
@@ -196,7 +196,7 @@ async function main(argv: readonly string[]): Promise<number> {
     options.haRestarts >= 10 &&
     options.bothKills >= 10 &&
     options.load;
-  const out = full ? join(root, "test/soak/results.md") : join(tmpdir(), "reward-facts-soak.md");
+  const out = full ? join(root, "test/bench/soak/results.md") : join(tmpdir(), "reward-facts-soak.md");
   await writeFile(out, `# Soak results\n\n${block}\n`);
   if (full) await replaceReadmeBlock(join(root, "test/bench/README.md"), block, "soak");
   say(`\nWritten to ${out}${full ? " and the soak block of test/bench/README.md" : ""}.`);

@@ -1,8 +1,8 @@
 import type { Dispatcher } from "undici";
+import type { WaitCheck, WaitForOptions } from "../support/wait-for.js";
 import type { EventRecorder } from "./event-recorder.js";
 import type { HaSocket } from "./ha-websocket.js";
 import type { HomeAssistantVersion } from "./home-assistant-versions.js";
-import type { WaitCheck, WaitForOptions } from "./wait-for.js";
 
 export interface StartHomeAssistantOptions {
   /** The release to run; the current one (CURRENT_HOME_ASSISTANT_VERSION) by default. */

@@ -1,12 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { ApiSimulator, type SimulatorOptions } from "../../src/simulator/index.js";
-import {
-  type HomeAssistantInstance,
-  type HomeAssistantVersion,
-  type StartHomeAssistantOptions,
-  startHomeAssistant,
-} from "./home-assistant.js";
+import { startHomeAssistant } from "./home-assistant.js";
 import { setUpMqttIntegration } from "./home-assistant-mqtt.js";
+import type { HomeAssistantInstance, StartHomeAssistantOptions } from "./home-assistant-types.js";
+import type { HomeAssistantVersion } from "./home-assistant-versions.js";
 import { type MosquittoBroker, startMosquitto } from "./mosquitto.js";
 
 /**
@@ -29,7 +26,8 @@ export interface MqttRig {
 export async function startMqttRig(
   version?: HomeAssistantVersion,
   simulator: SimulatorOptions = { activity: false },
-  homeAssistant: Omit<StartHomeAssistantOptions, "version"> = {},
+  /** Home Assistant's own configuration, besides the MQTT integration (automations, lights…). */
+  homeAssistant: Pick<StartHomeAssistantOptions, "automations" | "extraConfig"> = {},
 ): Promise<MqttRig> {
   const user = { username: "bridge", password: `mqtt-pw-${randomBytes(6).toString("hex")}` };
   const [ha, broker, sim] = await Promise.all([

@@ -1,4 +1,4 @@
-import type { HomeAssistantInstance, StartHomeAssistantOptions } from "./home-assistant.js";
+import type { HomeAssistantInstance, StartHomeAssistantOptions } from "./home-assistant-types.js";
 
 /*
  * An automation that logs every reward_facts_event it sees, with its data: a record kept by Home

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { debianMirror, parseDeb822Sources, parseSourcesList } from "../support/apt-mirror.js";
-import { installRecipe } from "../support/home-assistant-versions.js";
-import { withHarnessConstraints } from "../support/home-assistant-wheel.js";
-import { findHostPython, satisfies } from "../support/host-python.js";
-import { choosePythonRuntime } from "../support/python-runtime.js";
+import { debianMirror, parseDeb822Sources, parseSourcesList } from "./apt-mirror.js";
+import { installRecipe } from "./home-assistant-versions.js";
+import { withHarnessConstraints } from "./home-assistant-wheel.js";
+import { findHostPython, satisfies } from "./host-python.js";
+import { choosePythonRuntime } from "./python-runtime.js";
 
 // The parts of the harness's install that decide where Home Assistant's Python comes from; the
 // install itself is proven by every suite that starts a Home Assistant.

@@ -5,9 +5,9 @@ import { Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { freeLoopbackPort } from "../support/free-port.js";
 import { ensureDebianProgram } from "./debian-package.js";
 import { dieWithParentQuickly } from "./die-with-parent.js";
-import { freeLoopbackPort } from "./free-port.js";
 import { runCommand, tailLines } from "./run-command.js";
 
 /*

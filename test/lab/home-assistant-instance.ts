@@ -2,6 +2,7 @@ import { readFile, rm } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Agent, type Dispatcher, request } from "undici";
+import { type WaitCheck, type WaitForOptions, waitFor } from "../support/wait-for.js";
 import { type EventRecorder, RecordingSubscription } from "./event-recorder.js";
 import { RunLogs } from "./ha-run-logs.js";
 import { HaCommandError, HaSocket } from "./ha-websocket.js";
@@ -11,7 +12,6 @@ import type { HomeAssistantInstall } from "./home-assistant-install.js";
 import type { HaState, HomeAssistantInstance } from "./home-assistant-types.js";
 import type { HomeAssistantVersion } from "./home-assistant-versions.js";
 import { tailLines } from "./run-command.js";
-import { type WaitCheck, type WaitForOptions, waitFor } from "./wait-for.js";
 
 const startTimeoutMs = 120_000;
 

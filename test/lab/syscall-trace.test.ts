@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseSyscallTrace } from "../support/syscall-trace.js";
+import { parseSyscallTrace } from "./syscall-trace.js";
 
 describe("parseSyscallTrace", () => {
   it("reads each call's target and result, a call another thread interrupted kept where it began", () => {

@@ -9,7 +9,7 @@ import { waitFor } from "../support/wait-for.js";
 // kernel's hand (die-with-parent.ts). Here a parent of our own starts a command as the suites
 // start bridges and brokers, and is killed with SIGKILL.
 
-const helper = fileURLToPath(new URL("../support/die-with-parent.ts", import.meta.url));
+const helper = fileURLToPath(new URL("./die-with-parent.ts", import.meta.url));
 
 /** Running, as opposed to gone or a zombie waiting to be reaped. */
 async function alive(pid: number): Promise<boolean> {

@@ -1,10 +1,8 @@
 import { ApiSimulator, type SimulatorOptions } from "../../src/simulator/index.js";
 import { eventLogConfig } from "./ha-event-log.js";
-import {
-  type HomeAssistantInstance,
-  type HomeAssistantVersion,
-  startHomeAssistant,
-} from "./home-assistant.js";
+import { startHomeAssistant } from "./home-assistant.js";
+import type { HomeAssistantInstance } from "./home-assistant-types.js";
+import type { HomeAssistantVersion } from "./home-assistant-versions.js";
 
 /**
  * What a fault suite delivers between: a real Home Assistant whose automation logs every

@@ -3,23 +3,24 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { childEntityId, STATUS_ENTITY_ID } from "../../src/ha/entity-names.js";
-import { en } from "../../src/ha/texts/en.js";
-import { fr } from "../../src/ha/texts/fr.js";
-import { type ApiSimulator, ManualClock } from "../../src/simulator/index.js";
-import { BridgeProcess } from "../support/bridge-process.js";
-import { launchChromium } from "../support/chromium.js";
-import type { HomeAssistantInstance } from "../support/home-assistant.js";
+import { childEntityId, STATUS_ENTITY_ID } from "../../../src/ha/entity-names.js";
+import { en } from "../../../src/ha/texts/en.js";
+import { fr } from "../../../src/ha/texts/fr.js";
+import { type ApiSimulator, ManualClock } from "../../../src/simulator/index.js";
 import {
   type FrontendTokens,
+  type HomeAssistantInstance,
+  launchChromium,
+  type MqttRig,
   openFrontend,
+  screenshot,
   signInTestUser,
+  startMqttRig,
+  testedHomeAssistantVersion,
   visibleTexts,
-} from "../support/home-assistant-frontend.js";
-import { latestAfternoon } from "../support/household-days.js";
-import { type MqttRig, startMqttRig } from "../support/mqtt-rig.js";
-import { screenshot } from "../support/screenshots.js";
-import { testedHomeAssistantVersion } from "../support/tested-version.js";
+} from "../../lab/index.js";
+import { BridgeProcess } from "../../support/bridge-process.js";
+import { latestAfternoon } from "../../support/household-days.js";
 
 // The household's language is Home Assistant's own (Settings → System → General): set to French,
 // what the bridge writes reads French (the device page's names, the status, a child's reason, the

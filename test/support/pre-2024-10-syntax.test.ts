@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { Input, parseHaYaml, stringifyHaYaml } from "../support/blueprint-yaml.js";
-import { readsOnlyPre2024_10Syntax, toPre2024_10Syntax } from "../support/pre-2024-10-syntax.js";
+import { Input, parseHaYaml, stringifyHaYaml } from "./blueprint-yaml.js";
+import { readsOnlyPre2024_10Syntax, toPre2024_10Syntax } from "./pre-2024-10-syntax.js";
 
 // The translation DOCS.md tells users of releases before 2024.10, which the tests apply before
 // loading the users' YAML into such a release: it must be exactly that, and nothing more.

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiSimulator, ManualClock } from "../../src/simulator/index.js";
 import { localDateOf } from "../../src/simulator/zoned-time.js";
-import { afternoonOf, latestAfternoon, nextAfternoon } from "../support/household-days.js";
+import { afternoonOf, latestAfternoon, nextAfternoon } from "./household-days.js";
 
 // The browser scenes' days: an afternoon with the custody child at home before now, one with him
 // away after now, whatever day of the week the suite runs on.

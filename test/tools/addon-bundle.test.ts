@@ -15,7 +15,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { bundleAddon, main, StrayConfigError } from "../../src/tools/addon-bundle.js";
-import { packageVersion, readText, repoRoot } from "./supervisor-rules.js";
+import { packageVersion, readText, repoRoot } from "../addon/supervisor-rules.js";
 
 const run = promisify(execFile);
 const scratch = mkdtempSync(join(tmpdir(), "addon-bundle-"));
@@ -94,9 +94,12 @@ describe("the add-on repository bundle", () => {
     "icon.png",
     "logo.png",
     "blueprints/automation/reward_facts/session_ending_warning.yaml",
-    "blueprints/automation/reward_facts/session_end_turn_off.yaml",
+    "blueprints/automation/reward_facts/session_over.yaml",
     "blueprints/automation/reward_facts/traffic_light.yaml",
     "blueprints/automation/reward_facts/celebrate.yaml",
+    "blueprints/automation/reward_facts/validate_in_app.yaml",
+    "blueprints/automation/reward_facts/minutes_low.yaml",
+    "blueprints/automation/reward_facts_fr/validate_in_app.yaml",
     "package.json",
     "package-lock.json",
     "tsconfig.json",

@@ -3,7 +3,7 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import setup, { machineTmpdir } from "../support/temp-root.js";
+import setup, { machineTmpdir } from "./temp-root.js";
 
 describe("the run's temporary folder", () => {
   it("holds this worker's temporary folders, under the machine's", () => {

@@ -1,10 +1,10 @@
 import { readdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { en } from "../../src/ha/texts/en.js";
-import { fill, languages, textsFor } from "../../src/ha/texts/texts.js";
+import { en } from "../../../src/ha/texts/en.js";
+import { fill, languages, textsFor } from "../../../src/ha/texts/texts.js";
 
-const folder = fileURLToPath(new URL("../../src/ha/texts/", import.meta.url));
+const folder = fileURLToPath(new URL("../../../src/ha/texts/", import.meta.url));
 
 /** Every text of a language, by its path (`dashboard.title`). */
 function flatten(texts: object, prefix = ""): Map<string, unknown> {

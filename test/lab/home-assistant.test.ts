@@ -1,13 +1,15 @@
 import { existsSync } from "node:fs";
 import { fetch } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { eventLogConfig, loggedEventIds, loggedEvents } from "../support/ha-event-log.js";
 import {
+  eventLogConfig,
   HOME_ASSISTANT_SETUP_TIMEOUT_MS,
   type HomeAssistantInstance,
+  loggedEventIds,
+  loggedEvents,
   startHomeAssistant,
-} from "../support/home-assistant.js";
-import { testedHomeAssistantVersion } from "../support/tested-version.js";
+  testedHomeAssistantVersion,
+} from "./index.js";
 
 // Not Paris, the harness's default: proves the option reaches HA.
 const timeZone = "America/New_York";

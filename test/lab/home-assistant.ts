@@ -1,26 +1,15 @@
 import { mkdtemp } from "node:fs/promises";
 import { join } from "node:path";
-import { freeLoopbackPort } from "./free-port.js";
+import { freeLoopbackPort } from "../support/free-port.js";
 import { writeHomeAssistantConfig } from "./home-assistant-config.js";
 import { ensureHomeAssistant } from "./home-assistant-install.js";
 import { HomeAssistant, log, PortTakenError } from "./home-assistant-instance.js";
 import type { HomeAssistantInstance, StartHomeAssistantOptions } from "./home-assistant-types.js";
 
 /*
- * The public surface of the real-Home-Assistant harness: tests import from here only.
- * test/support/README.md tells the versions, the cache and the environment variables.
+ * Starting a real Home Assistant; tests reach it, like the rest of the lab, through index.ts.
+ * test/lab/README.md tells the releases, the cache and the environment variables.
  */
-export type { EventRecorder } from "./event-recorder.js";
-export { type HaEvent, HaSocket } from "./ha-websocket.js";
-export { ensureHomeAssistant } from "./home-assistant-install.js";
-export type { HaState, HomeAssistantInstance, StartHomeAssistantOptions } from "./home-assistant-types.js";
-export {
-  CURRENT_HOME_ASSISTANT_VERSION,
-  HOME_ASSISTANT_VERSIONS,
-  type HomeAssistantVersion,
-  OLDEST_HOME_ASSISTANT_VERSION,
-} from "./home-assistant-versions.js";
-export { type WaitCheck, type WaitForOptions, waitFor } from "./wait-for.js";
 
 /**
  * Starts a real Home Assistant (the current release unless `version` says otherwise) on a free
