@@ -9,7 +9,6 @@ import { optionsSchema } from "../../src/config/options-schema.js";
 import { type DerivedFactType, derivedFactTypes, type Fact } from "../../src/engine/derived-facts.js";
 import type { BridgeState } from "../../src/engine/sink.js";
 import { reasonText, unavailableReasonKinds } from "../../src/engine/unavailable-reason.js";
-import { DEFAULT_GAUGE_MAX } from "../../src/ha/dashboard/build-dashboard.js";
 import { childCards } from "../../src/ha/dashboard/child-cards.js";
 import {
   type ChildIdentity,
@@ -217,10 +216,7 @@ describe("DOCS.md", () => {
       .map((block) => parse(block) as { type?: string })
       .find((value) => value?.type === "vertical-stack");
     expect(card).toEqual(
-      childCards(
-        { slug: "lea", firstName: "Léa" },
-        { names: contractNames, texts: en, mode: "mqtt", gaugeMax: DEFAULT_GAUGE_MAX },
-      ),
+      childCards({ slug: "lea", firstName: "Léa" }, { names: contractNames, texts: en, mode: "mqtt" }),
     );
   });
 

@@ -4,6 +4,8 @@ import { bridgeStatusText } from "./card-text.js";
 import { type ChildCardOptions, childCards, type DashboardChild } from "./child-cards.js";
 import { conditional, type LovelaceConfig } from "./lovelace.js";
 
+export { DEFAULT_GAUGE_MAX } from "./gauge-top.js";
+
 // The "Rewards" dashboard: children → Lovelace configuration. Pure; the writer saves it.
 
 export interface DashboardInput {
@@ -13,12 +15,7 @@ export interface DashboardInput {
   /** In the order they are shown (the order the API lists them). */
   children: readonly DashboardChild[];
   mode: ChildCardOptions["mode"];
-  /** The top of each minutes gauge; 120 when not given. */
-  gaugeMax?: number;
 }
-
-/** A dashboard of minutes: 120 fits most days' allowances; DOCS tells how to change it. */
-export const DEFAULT_GAUGE_MAX = 120;
 
 /** Where the dashboard lives and how the sidebar shows it. */
 export interface DashboardPlace {
@@ -40,12 +37,7 @@ export function dashboardPlace(names: EntityNames, texts: Texts): DashboardPlace
 
 export function buildDashboard(input: DashboardInput): LovelaceConfig {
   const { texts } = input;
-  const options = {
-    names: input.names,
-    texts,
-    mode: input.mode,
-    gaugeMax: input.gaugeMax ?? DEFAULT_GAUGE_MAX,
-  };
+  const options = { names: input.names, texts, mode: input.mode };
   const status = input.names.status;
   return {
     title: dashboardPlace(input.names, texts).title,

@@ -1,6 +1,7 @@
 import type { EntityNames } from "../entity-names.js";
 import type { Texts } from "../texts/texts.js";
 import { otherHomeText, todayText, unreadableText } from "./card-text.js";
+import { DEFAULT_GAUGE_MAX } from "./gauge-top.js";
 import { conditional, type LovelaceCard, whenState } from "./lovelace.js";
 
 // One child's column of the dashboard, from Home Assistant's own cards. Which cards show follows
@@ -12,6 +13,8 @@ export interface DashboardChild {
   /** The `<child>` of the entity ids. */
   slug: string;
   firstName: string;
+  /** The top of her minutes gauge (gauge-top.ts); DEFAULT_GAUGE_MAX until her day is read. */
+  gaugeMax?: number | undefined;
 }
 
 export interface ChildCardOptions {
@@ -20,8 +23,6 @@ export interface ChildCardOptions {
   texts: Texts;
   /** MQTT mode has the journal's event entity (its logbook) and a read-status sensor for reasons. */
   mode: "rest" | "mqtt";
-  /** The top of the minutes gauge. */
-  gaugeMax: number;
 }
 
 /** Minutes left from which the gauge is green, then yellow; red below. */
@@ -49,7 +50,7 @@ export function childCards(child: DashboardChild, options: ChildCardOptions): Lo
       entity: id.minutes,
       name: words.minutes_left,
       min: 0,
-      max: options.gaugeMax,
+      max: child.gaugeMax ?? DEFAULT_GAUGE_MAX,
       // Without a needle the arc takes the colour of the minutes left: green, yellow, red.
       severity: { ...GAUGE_SEVERITY },
     }),

@@ -105,7 +105,8 @@ export const fr: Texts = {
 /** Every blueprint asks for the child's device alike. */
 const childInput = {
   "blueprint.input.child.name": "L'enfant",
-  "blueprint.input.child.description": "L'appareil d'un enfant, tel que le pont le crée quand il publie par MQTT.",
+  "blueprint.input.child.description":
+    "L'appareil d'un enfant, tel que le pont le crée quand il publie par MQTT.",
 };
 
 export const frBlueprints: BlueprintTexts = {
@@ -126,7 +127,8 @@ export const frBlueprints: BlueprintTexts = {
       "les encouragements du matin) ou redelivered (peut-être déjà envoyés une fois, après une panne de Home " +
       "Assistant pendant leur envoi) ne sont pas fêtés à nouveau.",
     "blueprint.input.celebrate_actions.name": "Actions",
-    "blueprint.input.celebrate_actions.description": "Par exemple une annonce vocale (TTS) avec le message {{ message }}.",
+    "blueprint.input.celebrate_actions.description":
+      "Par exemple une annonce vocale (TTS) avec le message {{ message }}.",
     "variables.message":
       "{% set data = trigger.event.data %} " +
       "{% if data.type == 'cheer_sent' %}{{ data.child_name }}, tu as reçu un encouragement : {{ data.get('cheer') }} ! " +
@@ -169,7 +171,8 @@ export const frBlueprints: BlueprintTexts = {
     ...childInput,
     "blueprint.input.devices.name": "Appareils à éteindre",
     "blueprint.input.over_actions.name": "Autres actions",
-    "blueprint.input.over_actions.description": "Par exemple une annonce « l'écran, c'est fini, {{ child_name }} ».",
+    "blueprint.input.over_actions.description":
+      "Par exemple une annonce « l'écran, c'est fini, {{ child_name }} ».",
   },
   "traffic_light.yaml": {
     "blueprint.name": "Reward Facts - lampe feu tricolore selon les minutes restantes",
@@ -196,7 +199,7 @@ export const frBlueprints: BlueprintTexts = {
     "blueprint.input.notify_actions.description":
       "Par exemple une notification sur les téléphones des parents avec le message {{ message }}.",
     "variables.message":
-      '{{ trigger.event.data.child_name }} dit avoir fait « {{ trigger.event.data.label }} » : vérifiez-le et ' +
+      "{{ trigger.event.data.child_name }} dit avoir fait « {{ trigger.event.data.label }} » : vérifiez-le et " +
       "validez-le dans l'application.",
   },
 };

@@ -113,7 +113,7 @@ describe("the Rewards dashboard", () => {
     expect(card?.conditions).toEqual([{ condition: "state", entity, state }]);
   });
 
-  it("headlines the minutes left on a gauge coloured by what is left, up to 120 unless told", () => {
+  it("headlines the minutes left on a gauge coloured by what is left, topped at each child's, 120 until known", () => {
     const gauge = (config: ReturnType<typeof buildDashboard>) =>
       conditionalOf(stackOf(config, "Léa"), "gauge")[0]?.card as LovelaceCard;
     expect(gauge(buildDashboard({ names: contractNames, texts: en, children, mode: "rest" }))).toMatchObject({
@@ -122,9 +122,13 @@ describe("the Rewards dashboard", () => {
       max: DEFAULT_GAUGE_MAX,
       severity: { green: 30, yellow: 10, red: 0 },
     });
-    expect(
-      gauge(buildDashboard({ names: contractNames, texts: en, children, mode: "rest", gaugeMax: 240 })).max,
-    ).toBe(240);
+    const told = [
+      { slug: "lea", firstName: "Léa", gaugeMax: 45 },
+      { slug: "noah", firstName: "Noah" },
+    ];
+    const config = buildDashboard({ names: contractNames, texts: en, children: told, mode: "rest" });
+    expect(gauge(config).max).toBe(45);
+    expect(inner(conditionalOf(stackOf(config, "Noah"), "gauge")[0]).max).toBe(DEFAULT_GAUGE_MAX);
   });
 
   it("tells the session's end as a relative time", () => {

@@ -230,7 +230,15 @@ describe(`the Rewards dashboard in a real Home Assistant ${version}`, () => {
       `created the Rewards dashboard for Inès, Léa, Noah (rest entities): ${ha.url}/reward-facts`,
     );
     expect(await storedConfig()).toEqual(
-      marked(buildDashboard({ names: contractNames, texts: en, children: [ines, lea, noah], mode: "rest" })),
+      marked(
+        buildDashboard({
+          names: contractNames,
+          texts: en,
+          // Léa's gauge topped at her unlocked minutes, as her states show them.
+          children: [ines, { ...lea, gaugeMax: sampleToday.minutesUnlocked }, noah],
+          mode: "rest",
+        }),
+      ),
     );
     expect(await command({ HA_URL: ha.url, HA_TOKEN: ha.token })).toMatchObject({ code: 0 });
     const refused = await command({ HA_URL: "", HA_TOKEN: "" });
