@@ -138,6 +138,7 @@ export class HaSink implements Sink {
           names: this.#names,
           texts,
           mode: () => this.#entities.mode,
+          haVersion: () => this.#connection.haVersion,
         })
       : undefined;
     const call = (domain: string, service: string, data: Record<string, unknown>) =>

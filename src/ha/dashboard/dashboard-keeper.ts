@@ -16,6 +16,8 @@ export interface DashboardKeeperOptions {
   texts: () => Texts;
   /** How the entities are published now (MQTT has the journal's logbook). */
   mode: () => "rest" | "mqtt";
+  /** Home Assistant's version, which decides the layout (layout.ts); unknown before it connects. */
+  haVersion: () => string | undefined;
 }
 
 /**
@@ -54,6 +56,7 @@ export class DashboardKeeper {
       texts,
       children: children.map((child) => ({ ...child, gaugeMax: this.#gaugeTops.get(child.slug) })),
       mode: this.#o.mode(),
+      haVersion: this.#o.haVersion(),
     });
     let outcome: DashboardOutcome;
     try {

@@ -106,19 +106,29 @@ afterAll(async () => {
 });
 
 describe(`the gauges' tops in a real Home Assistant ${version}`, () => {
-  it("are 120 until a child's day is read", async () => {
+  it("are 120 until a child's day is read, in the layout of the release the bridge reads", async () => {
     await sink.setChildren([lea, noah]);
     expect(await rewardsSaves()).toBe(1);
-    expect(await gaugeTops()).toEqual({ lea: [DEFAULT_GAUGE_MAX], noah: [DEFAULT_GAUGE_MAX] });
+    const saved = await ha.wsCommand<LovelaceConfig>({ type: "lovelace/config", url_path: "reward-facts" });
+    expect(saved.views.map((view) => ("sections" in view ? view.type : "masonry"))).toEqual([
+      "sections",
+      "sections",
+      "sections",
+    ]);
+    expect(await gaugeTops()).toEqual({
+      // The Today view's gauge and her own view's.
+      lea: [DEFAULT_GAUGE_MAX, DEFAULT_GAUGE_MAX],
+      noah: [DEFAULT_GAUGE_MAX, DEFAULT_GAUGE_MAX],
+    });
   });
 
   it("follow each child's unlocked minutes: the dashboard is written again when one moves", async () => {
     await sink.publishToday(lea, dayWith(45, 25), Date.now());
     expect(await rewardsSaves()).toBe(2);
-    expect(await gaugeTops()).toEqual({ lea: [45], noah: [DEFAULT_GAUGE_MAX] });
+    expect(await gaugeTops()).toEqual({ lea: [45, 45], noah: [DEFAULT_GAUGE_MAX, DEFAULT_GAUGE_MAX] });
     await sink.publishToday(noah, dayWith(90, 90), Date.now());
     expect(await rewardsSaves()).toBe(3);
-    expect(await gaugeTops()).toEqual({ lea: [45], noah: [90] });
+    expect(await gaugeTops()).toEqual({ lea: [45, 45], noah: [90, 90] });
   });
 
   it("and only then: minutes used, the other home's day, nothing unlocked yet leave it as it is", async () => {
@@ -131,7 +141,7 @@ describe(`the gauges' tops in a real Home Assistant ${version}`, () => {
     await sink.publishToday(lea, dayWith(60, 25), Date.now());
     await sink.publishToday(lea, dayWith(60, 20), Date.now());
     expect(await rewardsSaves()).toBe(4);
-    expect(await gaugeTops()).toEqual({ lea: [60], noah: [90] });
+    expect(await gaugeTops()).toEqual({ lea: [60, 60], noah: [90, 90] });
   });
 });
 
@@ -150,6 +160,7 @@ describe("what the keeper is told of each day", () => {
       names: contractNames,
       texts: () => en,
       mode: () => "rest",
+      haVersion: () => link.haVersion,
     });
     const told = (slug: string, today: Today) => keeper.noteToday(slug, today);
     expect(told("lea", dayWith(45, 25))).toBe(true);
