@@ -29,6 +29,7 @@ import {
   childViewPath,
   DESKTOP,
   durationPattern,
+  firstSectionBottom,
   gaugeMinutesPattern,
   HOUSEHOLD_ZONE,
   openRewards,
@@ -307,7 +308,7 @@ describe(`the Rewards dashboard in Chromium, Home Assistant ${version}`, () => {
       expect(boxes.map((box) => box.name)).toEqual(["Léa", "Noah", "Inès"]);
       expect(boxes[0]?.y).toBe(boxes[1]?.y);
       expect(boxes[1]?.x).toBeGreaterThan(boxes[0]?.x as number);
-      await screenshot(page, "dashboard-ordinary-day", { docs: true });
+      await screenshot(page, "dashboard-ordinary-day", { docs: true, tallWindow: true });
     } finally {
       await page.context().close();
     }
@@ -325,7 +326,7 @@ describe(`the Rewards dashboard in Chromium, Home Assistant ${version}`, () => {
       expect(new Set(boxes.map((box) => box.x)).size).toBe(1);
       for (const box of boxes) expect(box.right, box.name).toBeLessThanOrEqual(PHONE.width);
       expect(await sidewaysScroll(page)).toBe(0);
-      await screenshot(page, "dashboard-phone", { docs: true, viewportOnly: true });
+      await screenshot(page, "dashboard-phone-ordinary-day", { viewportOnly: true });
     } finally {
       await page.context().close();
     }
@@ -358,8 +359,16 @@ describe(`the Rewards dashboard in Chromium, Home Assistant ${version}`, () => {
             sessionRuns(other),
           );
         }
-        if (viewport === PHONE) expect(await sidewaysScroll(page)).toBe(0);
         await screenshot(page, `dashboard-session-running-${viewport.width}`);
+        if (viewport === PHONE) {
+          expect(await sidewaysScroll(page)).toBe(0);
+          // DOCS' phone: the badges on top, then Léa's section down to her week's bars.
+          await weekDrawn(page, [lea]);
+          await screenshot(page, "dashboard-phone", {
+            docs: true,
+            downTo: await firstSectionBottom(page, names()),
+          });
+        }
       } finally {
         await page.context().close();
       }
@@ -439,7 +448,10 @@ describe(`the Rewards dashboard in Chromium, Home Assistant ${version}`, () => {
       });
       await weekDrawn(page, [lea, noah]);
       expect(await sidewaysScroll(page)).toBe(0);
-      await screenshot(page, "dashboard-fr-phone", { viewportOnly: true });
+      await screenshot(page, "dashboard-fr-phone", {
+        docs: true,
+        downTo: await firstSectionBottom(page, names()),
+      });
     } finally {
       await page.context().close();
     }

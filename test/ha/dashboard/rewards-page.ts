@@ -74,14 +74,21 @@ export function durationPattern(minutes: number): string {
   return `${asMinutes}${asHours}`;
 }
 
+/** Where a child's section is drawn, in CSS pixels from the window's top left. */
+export interface SectionBox {
+  name: string;
+  x: number;
+  y: number;
+  width: number;
+  right: number;
+  bottom: number;
+}
+
 /** Screen-space boxes of the children's sections, in the order drawn, to tell side by side from stacked. */
-export async function sectionBoxes(
-  page: Page,
-  firstNames: readonly string[],
-): Promise<Array<{ name: string; x: number; y: number; width: number; right: number }>> {
+export async function sectionBoxes(page: Page, firstNames: readonly string[]): Promise<SectionBox[]> {
   const sections = page.locator(SECTION);
   const texts = await visibleTexts(page, SECTION);
-  const boxes: Array<{ name: string; x: number; y: number; width: number; right: number }> = [];
+  const boxes: SectionBox[] = [];
   for (let i = 0; i < texts.length; i++) {
     const name = firstNames.find((first) => texts[i]?.startsWith(`${first} `) || texts[i] === first);
     const box = name ? await sections.nth(i).boundingBox() : null;
@@ -92,9 +99,21 @@ export async function sectionBoxes(
         y: Math.round(box.y),
         width: Math.round(box.width),
         right: Math.round(box.x + box.width),
+        bottom: Math.round(box.y + box.height),
       });
   }
   return boxes;
+}
+
+/**
+ * How far down the page the first child's section ends (with a margin): a phone's picture down to
+ * there shows the view's badges and all of her section, her week's bars included.
+ */
+export async function firstSectionBottom(page: Page, firstNames: readonly string[]): Promise<number> {
+  const [first] = await sectionBoxes(page, firstNames);
+  if (!first) throw new Error("no child's section is drawn");
+  const scrolled = await page.evaluate(() => window.scrollY);
+  return first.bottom + scrolled + 12;
 }
 
 /** How far the page can be scrolled sideways, in CSS pixels: 0 when nothing is wider than the window. */
