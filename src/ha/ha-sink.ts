@@ -139,6 +139,7 @@ export class HaSink implements Sink {
           names: this.#names,
           texts,
           mode: () => this.#entities.mode,
+          haVersion: () => this.#connection.haVersion,
         })
       : undefined;
     const call = (domain: string, service: string, data: Record<string, unknown>) =>
@@ -207,6 +208,9 @@ export class HaSink implements Sink {
         childEntities(this.#names, this.#language.texts, identity, today, readAt),
       ),
     );
+    // Her gauge's top follows her unlocked minutes: the dashboard is written again when it moves.
+    if (this.#dashboard?.noteToday(identity.slug, today) && this.#connection.ready)
+      await this.#keepDashboard();
   }
 
   async publishEvent(child: ChildRef, delivery: FactDelivery): Promise<DeliveryOutcome> {

@@ -75,6 +75,7 @@ export const en = {
     minutes_left: "Minutes left",
     session_ends: "Session ends",
     latest_facts: "Latest facts",
+    week: "Screen time per day",
     points_of: "of",
     points: "points",
     streak_day: "day in a row",

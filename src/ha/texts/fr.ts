@@ -71,6 +71,7 @@ export const fr: Texts = {
     minutes_left: "Minutes restantes",
     session_ends: "Fin de la session",
     latest_facts: "Derniers faits",
+    week: "Temps d'écran par jour",
     points_of: "sur",
     points: "points",
     streak_day: "jour d'affilée",
