@@ -118,9 +118,7 @@ describe(`one bridge per household, Home Assistant ${version}`, () => {
     const firstLines = first.output.length;
     await new Promise((resolve) => setTimeout(resolve, 5 * BEAT_S * 1000));
     expect(second.output.filter((line) => REFUSAL.test(line))).toHaveLength(1);
-    expect(second.text()).not.toMatch(
-      /connecting to Home Assistant|polling the Reward Facts API/,
-    );
+    expect(second.text()).not.toMatch(/connecting to Home Assistant|polling the Reward Facts API/);
     expect(sim.requests.filter((request) => request.token === "other")).toEqual([]);
     expect(await retainedTopics()).toEqual(topics);
     expect(await registered()).toEqual(entities);
