@@ -241,11 +241,7 @@ beforeAll(async () => {
     id: `docs_example_${i}`,
     ...(asUsersWrite(example) as object),
   }));
-  await writeFile(
-    join(rig.ha.configDir, "automations.yaml"),
-    stringifyHaYaml([...automationsFor(leaDevice, paths), ...examples]),
-  );
-  await rig.ha.callService("automation", "reload");
+  // Listening before the automations run: the lamp is coloured as they are loaded.
   for (const type of [
     ...["rf_celebrated", "rf_validate", "rf_minutes_low", "rf_warned", "rf_over"].flatMap((t) => [
       `${t}_en`,
@@ -254,6 +250,17 @@ beforeAll(async () => {
     "lamp_colour",
   ])
     recorders[type] = await rig.ha.subscribeEvents(type);
+  // Léa's 4 minutes shown before her lamp's automation exists: the band it starts in is already
+  // true, which a template trigger alone would never fire for.
+  await rig.ha.waitFor(
+    async () => (await rig.ha.getState("sensor.reward_facts_lea_minutes_remaining"))?.state === "4",
+    { timeoutMs: 60_000, description: "Léa's minutes in Home Assistant" },
+  );
+  await writeFile(
+    join(rig.ha.configDir, "automations.yaml"),
+    stringifyHaYaml([...automationsFor(leaDevice, paths), ...examples]),
+  );
+  await rig.ha.callService("automation", "reload");
 }, 900_000);
 
 afterAll(async () => {
