@@ -65,6 +65,7 @@ export const environmentNames: Record<keyof BridgeOptions, string> = {
   log_level: "REWARD_FACTS_LOG_LEVEL",
   publish: "REWARD_FACTS_PUBLISH",
   dashboard: "REWARD_FACTS_DASHBOARD",
+  assist: "REWARD_FACTS_ASSIST",
 };
 
 const numericOptions = new Set<keyof BridgeOptions>([
@@ -72,7 +73,7 @@ const numericOptions = new Set<keyof BridgeOptions>([
   "today_interval_seconds",
   "replayed_after_minutes",
 ]);
-const booleanOptions = new Set<keyof BridgeOptions>(["dashboard"]);
+const booleanOptions = new Set<keyof BridgeOptions>(["dashboard", "assist"]);
 
 /** An environment variable's words for yes and no; anything else stays text, which the schema refuses. */
 function booleanOf(value: string): boolean | string {

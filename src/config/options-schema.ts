@@ -40,6 +40,11 @@ export const optionsSchema = z.object({
    * by default: a dashboard appears in everyone's sidebar, which is the household's choice.
    */
   dashboard: z._default(z.boolean(), false),
+  /**
+   * Whether the bridge offers the children's entities to Assist (voice and text), with aliases in
+   * the household's language. A user's own choices are never overwritten either way.
+   */
+  assist: z._default(z.boolean(), true),
 });
 
 export type BridgeOptions = z.infer<typeof optionsSchema>;
