@@ -43,7 +43,7 @@ export interface AssistRecord {
 
 interface RegistryEntry {
   entity_id: string;
-  aliases?: string[];
+  aliases?: Array<string | null>;
 }
 
 export interface AssistExposureOptions {
@@ -127,18 +127,17 @@ export class AssistExposure {
         const given = record.aliases[entityId];
         if (given === "") continue;
         const current = entry.aliases ?? (await this.#aliasesOf(entityId));
-        const stillOurs = given !== undefined && current.length === 1 && current[0] === given;
-        if ((given === undefined && current.length > 0) || (given !== undefined && !stillOurs)) {
+        // Recent releases list the entity's own name among its aliases, as null: not a user's alias.
+        const own = current.filter((alias): alias is string => typeof alias === "string");
+        const stillOurs = given !== undefined && own.length === 1 && own[0] === given;
+        if ((given === undefined && own.length > 0) || (given !== undefined && !stillOurs)) {
           // The user's own aliases: theirs for good.
           record.aliases[entityId] = "";
           changed = true;
         } else if (given !== wanted) {
           // None yet, or ours in another language (or for an earlier first name).
-          await link.command({
-            type: "config/entity_registry/update",
-            entity_id: entityId,
-            aliases: [wanted],
-          });
+          const aliases = [...current.filter((alias) => alias === null), wanted];
+          await link.command({ type: "config/entity_registry/update", entity_id: entityId, aliases });
           record.aliases[entityId] = wanted;
           changed = true;
         }
@@ -148,7 +147,7 @@ export class AssistExposure {
   }
 
   /** An entity's aliases, where the registry's list leaves them out (older releases). */
-  async #aliasesOf(entityId: string): Promise<string[]> {
+  async #aliasesOf(entityId: string): Promise<Array<string | null>> {
     const entry = await this.#o.link.command<RegistryEntry>({
       type: "config/entity_registry/get",
       entity_id: entityId,

@@ -30,6 +30,7 @@ describe("standalone configuration from the environment", () => {
       minutes_low_thresholds: [10, 5],
       publish: "auto",
       dashboard: false,
+      assist: true,
       log_level: "info",
     });
     expect(config).toMatchObject({
