@@ -7,7 +7,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { isScalar } from "yaml";
 import { EXIT_FAILURE, EXIT_OK } from "../exit-codes.js";
-import { type BlueprintTexts, blueprintLanguages } from "../ha/texts/texts.js";
+import { type BlueprintTexts, blueprintLanguages } from "../ha/index.js";
 import { parseHaYaml, parseHaYamlDocument } from "./ha-yaml.js";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");

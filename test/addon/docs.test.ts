@@ -9,8 +9,7 @@ import { optionsSchema } from "../../src/config/options-schema.js";
 import { type DerivedFactType, derivedFactTypes, type Fact } from "../../src/engine/derived-facts.js";
 import type { BridgeState } from "../../src/engine/sink.js";
 import { reasonText, unavailableReasonKinds } from "../../src/engine/unavailable-reason.js";
-import { DEFAULT_GAUGE_MAX } from "../../src/ha/dashboard/build-dashboard.js";
-import { childCards } from "../../src/ha/dashboard/child-cards.js";
+import { childSection } from "../../src/ha/dashboard/child-sections.js";
 import {
   type ChildIdentity,
   childEntities,
@@ -212,15 +211,12 @@ describe("DOCS.md", () => {
       expect(docs).toContain(spelling);
   });
 
-  it("gives, for a dashboard kept by hand, exactly the cards the bridge writes (Léa's column, MQTT)", () => {
-    const card = yamlBlocks
+  it("gives, for a dashboard kept by hand, exactly the cards the bridge writes (Léa's section, MQTT)", () => {
+    const section = yamlBlocks
       .map((block) => parse(block) as { type?: string })
-      .find((value) => value?.type === "vertical-stack");
-    expect(card).toEqual(
-      childCards(
-        { slug: "lea", firstName: "Léa" },
-        { names: contractNames, texts: en, mode: "mqtt", gaugeMax: DEFAULT_GAUGE_MAX },
-      ),
+      .find((value) => value?.type === "grid");
+    expect(section).toEqual(
+      childSection({ slug: "lea", firstName: "Léa" }, { names: contractNames, texts: en, mode: "mqtt" }),
     );
   });
 

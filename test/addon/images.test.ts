@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { crc32, inflateSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
@@ -62,17 +62,30 @@ describe("the add-on's images", () => {
         (m) => `addon/${m[1] as string}`,
       ),
     ];
-    expect(new Set(shown)).toEqual(
-      new Set([
-        "addon/screenshots/dashboard-ordinary-day.png",
-        "addon/screenshots/dashboard-phone.png",
-        "addon/screenshots/device-page-mqtt.png",
-        "addon/screenshots/device-page-mqtt-fr.png",
-      ]),
-    );
-    // The widths of the browser tests' windows: a desktop's 1280, a phone's 390.
+    const pictures = [
+      "addon/screenshots/dashboard-ordinary-day.png",
+      "addon/screenshots/dashboard-phone.png",
+      "addon/screenshots/dashboard-fr-phone.png",
+      "addon/screenshots/dashboard-child-view.png",
+      "addon/screenshots/device-page-mqtt.png",
+      "addon/screenshots/device-page-mqtt-fr.png",
+    ];
+    expect(new Set(shown)).toEqual(new Set(pictures));
+    // None left over from an earlier layout: every picture of the folder is shown.
+    expect(
+      new Set(readdirSync(join(repoRoot, "addon/screenshots")).map((file) => `addon/screenshots/${file}`)),
+    ).toEqual(new Set(pictures));
+    // The widths of the browser tests' windows: a desktop's and a wall tablet's 1280, a phone's 390
+    // (the phone's pictures go down to the end of the first child's section, past the screen's 844).
     expect(decodePng("addon/screenshots/dashboard-ordinary-day.png").width).toBe(1280);
-    expect(decodePng("addon/screenshots/dashboard-phone.png")).toMatchObject({ width: 390, height: 844 });
+    expect(decodePng("addon/screenshots/dashboard-phone.png").width).toBe(390);
+    expect(decodePng("addon/screenshots/dashboard-phone.png").height).toBeGreaterThan(844);
+    expect(decodePng("addon/screenshots/dashboard-fr-phone.png").width).toBe(390);
+    expect(decodePng("addon/screenshots/dashboard-fr-phone.png").height).toBeGreaterThan(844);
+    expect(decodePng("addon/screenshots/dashboard-child-view.png")).toMatchObject({
+      width: 1280,
+      height: 800,
+    });
     expect(decodePng("addon/screenshots/device-page-mqtt.png").width).toBe(1280);
     expect(decodePng("addon/screenshots/device-page-mqtt-fr.png").width).toBe(1280);
   });

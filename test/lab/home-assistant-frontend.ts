@@ -114,6 +114,8 @@ export interface FrontendPageOptions {
   height: number;
   /** The browser's language, which the frontend speaks (British English unless told). */
   locale?: string;
+  /** The sidebar hidden, as a wall tablet's user sets it (the profile's "Always hide the sidebar"). */
+  hideSidebar?: boolean;
 }
 
 /**
@@ -134,11 +136,17 @@ export async function openFrontend(
     deviceScaleFactor: 1,
     locale: viewport.locale ?? "en-GB",
     timezoneId: BROWSER_TIME_ZONE,
+    // Charts drawn at once, not grown: a picture or a reading never catches one half drawn.
+    reducedMotion: "reduce",
   });
-  // Before any script of the page runs: the frontend reads its tokens at start.
-  await context.addInitScript((stored) => {
-    window.localStorage.setItem("hassTokens", stored);
-  }, JSON.stringify(tokens));
+  // Before any script of the page runs: the frontend reads its tokens (and its preferences) at start.
+  await context.addInitScript(
+    ({ stored, hideSidebar }) => {
+      window.localStorage.setItem("hassTokens", stored);
+      if (hideSidebar) window.localStorage.setItem("dockedSidebar", JSON.stringify("always_hidden"));
+    },
+    { stored: JSON.stringify(tokens), hideSidebar: viewport.hideSidebar === true },
+  );
   const page = await context.newPage();
   await page.goto(`${tokens.hassUrl}${path}`);
   return page;

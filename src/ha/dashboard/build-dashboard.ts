@@ -1,10 +1,21 @@
 import { CONTRACT_PREFIX, type EntityNames } from "../entity-names.js";
 import type { Texts } from "../texts/texts.js";
 import { bridgeStatusText } from "./card-text.js";
-import { type ChildCardOptions, childCards, type DashboardChild } from "./child-cards.js";
-import { conditional, type LovelaceConfig } from "./lovelace.js";
+import { type ChildCardOptions, childCardSet, childColumn, type DashboardChild } from "./child-cards.js";
+import { childSection, childView } from "./child-sections.js";
+import { dashboardLayout } from "./layout.js";
+import {
+  conditional,
+  type LovelaceCard,
+  type LovelaceCondition,
+  type LovelaceConfig,
+  type LovelaceView,
+} from "./lovelace.js";
 
-// The "Rewards" dashboard: children → Lovelace configuration. Pure; the writer saves it.
+export { DEFAULT_GAUGE_MAX } from "./gauge-top.js";
+
+// The "Rewards" dashboard: children → Lovelace configuration, in the layout the release draws
+// (layout.ts). Pure; the writer saves it.
 
 export interface DashboardInput {
   names: EntityNames;
@@ -13,12 +24,9 @@ export interface DashboardInput {
   /** In the order they are shown (the order the API lists them). */
   children: readonly DashboardChild[];
   mode: ChildCardOptions["mode"];
-  /** The top of each minutes gauge; 120 when not given. */
-  gaugeMax?: number;
+  /** Home Assistant's version, which decides the layout; the older layout while unknown. */
+  haVersion?: string | undefined;
 }
-
-/** A dashboard of minutes: 120 fits most days' allowances; DOCS tells how to change it. */
-export const DEFAULT_GAUGE_MAX = 120;
 
 /** Where the dashboard lives and how the sidebar shows it. */
 export interface DashboardPlace {
@@ -38,31 +46,60 @@ export function dashboardPlace(names: EntityNames, texts: Texts): DashboardPlace
   };
 }
 
+/** The Today view's address in the dashboard. */
+export const TODAY_PATH = "today";
+
+/** The sections side by side at most on the Today view: one per child, up to four. */
+const MAX_COLUMNS = 4;
+
 export function buildDashboard(input: DashboardInput): LovelaceConfig {
-  const { texts } = input;
-  const options = {
-    names: input.names,
-    texts,
-    mode: input.mode,
-    gaugeMax: input.gaugeMax ?? DEFAULT_GAUGE_MAX,
-  };
-  const status = input.names.status;
+  const place = dashboardPlace(input.names, input.texts);
+  const views =
+    dashboardLayout(input.haVersion) === "sections" ? sectionsViews(input, place) : [masonryView(input)];
+  return { title: place.title, views };
+}
+
+/** Quiet while the bridge is fine; says so when it is not (and before it ever ran). */
+function bridgeStatus(input: DashboardInput): { when: LovelaceCondition[]; card: LovelaceCard } {
   return {
-    title: dashboardPlace(input.names, texts).title,
-    views: [
-      {
-        title: texts.dashboard.today_view,
-        path: "today",
-        icon: "mdi:timer-sand",
-        cards: [
-          ...input.children.map((child) => childCards(child, options)),
-          // Quiet while the bridge is fine; says so when it is not (and before it ever ran).
-          conditional([{ condition: "state", entity: status, state_not: "ok" }], {
-            type: "markdown",
-            content: bridgeStatusText(texts, status),
-          }),
-        ],
-      },
+    when: [{ condition: "state", entity: input.names.status, state_not: "ok" }],
+    card: { type: "markdown", content: bridgeStatusText(input.texts, input.names.status) },
+  };
+}
+
+/** The older layout: a column per child, then the bridge's status. */
+function masonryView(input: DashboardInput): LovelaceView {
+  const status = bridgeStatus(input);
+  return {
+    title: input.texts.dashboard.today_view,
+    path: TODAY_PATH,
+    icon: "mdi:timer-sand",
+    cards: [
+      ...input.children.map((child) => childColumn(child, input)),
+      conditional(status.when, status.card),
     ],
   };
+}
+
+/**
+ * The sections layout: the Today view (each child's minutes as badges on top; the bridge's status
+ * across the width when it is not ok; a section per child, side by side, stacked on a phone), then
+ * a view of each child's own for a wall tablet.
+ */
+function sectionsViews(input: DashboardInput, place: DashboardPlace): LovelaceView[] {
+  const columns = Math.min(Math.max(input.children.length, 1), MAX_COLUMNS);
+  const status = bridgeStatus(input);
+  const today: LovelaceView = {
+    title: input.texts.dashboard.today_view,
+    path: TODAY_PATH,
+    icon: "mdi:timer-sand",
+    type: "sections",
+    max_columns: columns,
+    badges: input.children.map((child) => childCardSet(child, input).minutesBadge),
+    sections: [
+      { type: "grid", column_span: columns, visibility: status.when, cards: [status.card] },
+      ...input.children.map((child) => childSection(child, input, `/${place.urlPath}/${child.slug}`)),
+    ],
+  };
+  return [today, ...input.children.map((child) => childView(child, input))];
 }

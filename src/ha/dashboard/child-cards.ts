@@ -1,17 +1,27 @@
 import type { EntityNames } from "../entity-names.js";
 import type { Texts } from "../texts/texts.js";
 import { otherHomeText, todayText, unreadableText } from "./card-text.js";
-import { conditional, type LovelaceCard, whenState } from "./lovelace.js";
+import { DEFAULT_GAUGE_MAX } from "./gauge-top.js";
+import {
+  conditional,
+  type LovelaceBadge,
+  type LovelaceCard,
+  type LovelaceCondition,
+  whenState,
+} from "./lovelace.js";
 
-// One child's column of the dashboard, from Home Assistant's own cards. Which cards show follows
-// the child's entities, so the same configuration serves every day: the day's cards while it is
-// this household's day, a calm line on the other household's day, the reason while the child
-// cannot be read. Pure.
+// One child's cards, from Home Assistant's own cards, each with the conditions under which it
+// shows: which cards show follows the child's entities, so the same configuration serves every
+// day: the day's cards while it is this household's day, a calm line on the other household's day,
+// the reason while the child cannot be read. The layouts (a column here, sections in
+// child-sections.ts) place them. Pure.
 
 export interface DashboardChild {
   /** The `<child>` of the entity ids. */
   slug: string;
   firstName: string;
+  /** The top of her minutes gauge (gauge-top.ts); DEFAULT_GAUGE_MAX until her day is read. */
+  gaugeMax?: number | undefined;
 }
 
 export interface ChildCardOptions {
@@ -20,18 +30,45 @@ export interface ChildCardOptions {
   texts: Texts;
   /** MQTT mode has the journal's event entity (its logbook) and a read-status sensor for reasons. */
   mode: "rest" | "mqtt";
-  /** The top of the minutes gauge. */
-  gaugeMax: number;
 }
 
 /** Minutes left from which the gauge is green, then yellow; red below. */
 export const GAUGE_SEVERITY = { green: 30, yellow: 10, red: 0 } as const;
 
-export function childCards(child: DashboardChild, options: ChildCardOptions): LovelaceCard {
+/** A card and when it shows (every condition holds; none: always). */
+export interface ShownCard {
+  card: LovelaceCard;
+  when: LovelaceCondition[];
+}
+
+export interface ChildCardSet {
+  /** The minutes left, the headline. */
+  gauge: ShownCard;
+  /** While a session runs, when it ends. */
+  sessionEnd: ShownCard;
+  /** Points against the day's maximum, the streak, today's behaviors. */
+  today: ShownCard;
+  /** MQTT mode: the journal's logbook. */
+  latestFacts?: ShownCard;
+  /** Minutes used per day over the last 7 days, from Home Assistant's statistics. */
+  week: ShownCard;
+  otherHome: ShownCard;
+  unreadable: ShownCard;
+  /** Her points and streak, small, beside her name (a heading card's badges). */
+  badges: LovelaceBadge[];
+  /** Her minutes left under her first name, for the top of a view (a view's badge). */
+  minutesBadge: LovelaceBadge;
+}
+
+/** How many days back the week's chart reaches: a bar for each of them, and one for today so far. */
+export const WEEK_DAYS = 7;
+
+export function childCardSet(child: DashboardChild, options: ChildCardOptions): ChildCardSet {
   const { names, mode, texts } = options;
   const words = texts.dashboard;
   const id = {
     minutes: names.child(child.slug, "minutes_remaining"),
+    consumed: names.child(child.slug, "minutes_consumed"),
     myDay: names.child(child.slug, "my_day"),
     sessionRunning: names.child(child.slug, "session_running"),
     sessionEndsAt: names.child(child.slug, "session_ends_at"),
@@ -43,42 +80,80 @@ export function childCards(child: DashboardChild, options: ChildCardOptions): Lo
   // REST-made states carry the reason themselves; MQTT entities are plainly unavailable, their
   // reason is on the read-status sensor.
   const reasonFrom = mode === "mqtt" ? names.childExtra(child.slug, "read_status") : id.minutes;
-  const cards: LovelaceCard[] = [
-    conditional([myDay], {
-      type: "gauge",
-      entity: id.minutes,
-      name: words.minutes_left,
-      min: 0,
-      max: options.gaugeMax,
-      // Without a needle the arc takes the colour of the minutes left: green, yellow, red.
-      severity: { ...GAUGE_SEVERITY },
-    }),
-    conditional([whenState(id.sessionRunning, "on")], {
-      type: "entities",
-      entities: [{ entity: id.sessionEndsAt, name: words.session_ends, format: "relative" }],
-    }),
-    conditional([myDay], { type: "markdown", content: todayText(texts, id) }),
-  ];
-  if (mode === "mqtt") {
-    cards.push(
-      conditional([myDay], {
-        type: "logbook",
-        title: words.latest_facts,
-        entities: [names.childExtra(child.slug, "journal")],
-        hours_to_show: 24,
-      }),
-    );
-  }
-  cards.push(
-    conditional([whenState(id.myDay, "off")], {
-      type: "markdown",
-      content: otherHomeText(texts, child.firstName),
-    }),
-    // Unavailable, or not there at all yet (a conditional card reads a missing entity as unavailable).
-    conditional([whenState(id.minutes, ["unavailable", "unknown"])], {
-      type: "markdown",
-      content: unreadableText(texts, child.firstName, reasonFrom),
-    }),
-  );
-  return { type: "vertical-stack", title: child.firstName, cards };
+  const badge = (entity: string): LovelaceBadge => ({ type: "entity", entity, visibility: [myDay] });
+  return {
+    gauge: {
+      when: [myDay],
+      card: {
+        type: "gauge",
+        entity: id.minutes,
+        name: words.minutes_left,
+        min: 0,
+        max: child.gaugeMax ?? DEFAULT_GAUGE_MAX,
+        // Without a needle the arc takes the colour of the minutes left: green, yellow, red.
+        severity: { ...GAUGE_SEVERITY },
+      },
+    },
+    sessionEnd: {
+      when: [whenState(id.sessionRunning, "on")],
+      card: {
+        type: "entities",
+        entities: [{ entity: id.sessionEndsAt, name: words.session_ends, format: "relative" }],
+      },
+    },
+    today: { when: [myDay], card: { type: "markdown", content: todayText(texts, id) } },
+    ...(mode === "mqtt"
+      ? {
+          latestFacts: {
+            when: [myDay],
+            card: {
+              type: "logbook",
+              title: words.latest_facts,
+              entities: [names.childExtra(child.slug, "journal")],
+              hours_to_show: 24,
+            },
+          },
+        }
+      : {}),
+    week: {
+      // Either day, as long as she is read: the week is hers at both homes' days alike.
+      when: [whenState(id.myDay, ["on", "off"])],
+      card: {
+        type: "statistics-graph",
+        title: words.week,
+        entities: [id.consumed],
+        // The day's rise of the total (a counter back to 0 at midnight counts as a new start).
+        stat_types: ["change"],
+        period: "day",
+        days_to_show: WEEK_DAYS,
+        chart_type: "bar",
+        hide_legend: true,
+      },
+    },
+    otherHome: {
+      when: [whenState(id.myDay, "off")],
+      card: { type: "markdown", content: otherHomeText(texts, child.firstName) },
+    },
+    // Unavailable, or not there at all yet (a condition reads a missing entity as unavailable).
+    unreadable: {
+      when: [whenState(id.minutes, ["unavailable", "unknown"])],
+      card: { type: "markdown", content: unreadableText(texts, child.firstName, reasonFrom) },
+    },
+    badges: [badge(id.points), badge(id.streak)],
+    minutesBadge: { ...badge(id.minutes), name: child.firstName, show_name: true },
+  };
+}
+
+/**
+ * One child's column of the older (masonry) layout: her first name over the day's cards, each in a
+ * conditional card, as releases before the sections layout show it.
+ */
+export function childColumn(child: DashboardChild, options: ChildCardOptions): LovelaceCard {
+  const set = childCardSet(child, options);
+  const shown = [set.gauge, set.sessionEnd, set.today, set.latestFacts, set.otherHome, set.unreadable];
+  return {
+    type: "vertical-stack",
+    title: child.firstName,
+    cards: shown.flatMap((part) => (part ? [conditional(part.when, part.card)] : [])),
+  };
 }

@@ -1,11 +1,14 @@
 import type { EntityNames } from "../entity-names.js";
 import type { DashboardChild } from "./child-cards.js";
+import { gaugeTop } from "./gauge-top.js";
 
 // The children a running bridge has published, as Home Assistant's states show them: what the
-// one-shot `npm run dashboard` builds the dashboard from, knowing only Home Assistant. Pure.
+// one-shot `npm run dashboard` builds the dashboard from, knowing only Home Assistant (each gauge's
+// top too, from the minutes the states show). Pure.
 
 export interface PublishedState {
   entity_id: string;
+  state?: string;
   attributes: Record<string, unknown>;
 }
 
@@ -31,12 +34,26 @@ export function childrenInStates(
   besides: readonly EntityNames[] = [],
 ): PublishedChildren {
   const ids = new Set(states.map((state) => state.entity_id));
+  const byId = new Map(states.map((state) => [state.entity_id, state.state]));
+  /** A minutes sensor's whole number, 0 when it has none (unavailable, unknown, missing). */
+  const minutes = (entityId: string) => {
+    const value = Number(byId.get(entityId));
+    return Number.isInteger(value) ? value : 0;
+  };
   const children: DashboardChild[] = [];
   for (const state of states) {
     const slug = slugOf(state.entity_id, names);
     if (!slug || besides.some((other) => slugOf(state.entity_id, other))) continue;
     const firstName = state.attributes.child_name;
-    children.push({ slug, firstName: typeof firstName === "string" && firstName ? firstName : slug });
+    const top = gaugeTop({
+      unlocked: minutes(names.child(slug, "minutes_unlocked")),
+      remaining: minutes(state.entity_id),
+    });
+    children.push({
+      slug,
+      firstName: typeof firstName === "string" && firstName ? firstName : slug,
+      ...(top === undefined ? {} : { gaugeMax: top }),
+    });
   }
   children.sort((a, b) => a.firstName.localeCompare(b.firstName) || a.slug.localeCompare(b.slug));
   const mqtt = children.some((child) => ids.has(names.childExtra(child.slug, "read_status")));

@@ -1,3 +1,4 @@
+import type { Today } from "../../api/schemas.js";
 import type { Logger } from "../../log/logger.js";
 import type { CommandLink } from "../command-link.js";
 import type { EntityNames } from "../entity-names.js";
@@ -5,6 +6,7 @@ import type { Texts } from "../texts/texts.js";
 import { buildDashboard, dashboardPlace } from "./build-dashboard.js";
 import type { DashboardChild } from "./child-cards.js";
 import { type DashboardOutcome, removeDashboard, writeDashboard } from "./dashboard-writer.js";
+import { gaugeTopOf } from "./gauge-top.js";
 
 export interface DashboardKeeperOptions {
   link: CommandLink;
@@ -14,32 +16,51 @@ export interface DashboardKeeperOptions {
   texts: () => Texts;
   /** How the entities are published now (MQTT has the journal's logbook). */
   mode: () => "rest" | "mqtt";
+  /** Home Assistant's version, which decides the layout (layout.ts); unknown before it connects. */
+  haVersion: () => string | undefined;
 }
 
 /**
  * The bridge's side of the dashboard option: the dashboard written when the children are known and
- * again when they change or Home Assistant comes back, each outcome logged once; a failure is
- * logged, never thrown at the bridge (a dashboard is not worth a fact).
+ * again when they change, when a child's gauge's top does (her unlocked minutes) or Home Assistant
+ * comes back, each outcome logged once; a failure is logged, never thrown at the bridge (a
+ * dashboard is not worth a fact).
  */
 export class DashboardKeeper {
   readonly #o: DashboardKeeperOptions;
   #lastOutcome: DashboardOutcome | undefined;
+  /** Each child's gauge top (by slug), as her latest day gave it; none until a day gives one. */
+  readonly #gaugeTops = new Map<string, number>();
 
   constructor(options: DashboardKeeperOptions) {
     this.#o = options;
+  }
+
+  /**
+   * Notes a child's latest day; true when her gauge's top changed with it, and the dashboard
+   * written so far is out of date (the caller has it written again).
+   */
+  noteToday(slug: string, today: Today): boolean {
+    const top = gaugeTopOf(today);
+    if (top === undefined || this.#gaugeTops.get(slug) === top) return false;
+    this.#gaugeTops.set(slug, top);
+    return true;
   }
 
   async keep(children: readonly DashboardChild[]): Promise<void> {
     const { link, logger, names } = this.#o;
     const texts = this.#o.texts();
     const place = dashboardPlace(names, texts);
+    const config = buildDashboard({
+      names,
+      texts,
+      children: children.map((child) => ({ ...child, gaugeMax: this.#gaugeTops.get(child.slug) })),
+      mode: this.#o.mode(),
+      haVersion: this.#o.haVersion(),
+    });
     let outcome: DashboardOutcome;
     try {
-      outcome = await writeDashboard(
-        link,
-        place,
-        buildDashboard({ names, texts, children, mode: this.#o.mode() }),
-      );
+      outcome = await writeDashboard(link, place, config);
     } catch (error) {
       logger.warn({ err: error }, `the ${place.title} dashboard could not be written to Home Assistant`);
       return;

@@ -57,7 +57,13 @@ export async function writeDashboardOnce(options: DashboardOnceOptions): Promise
     // In Home Assistant's language, as the bridge writes it.
     const { texts } = textsFor(connection.language);
     const place = dashboardPlace(contractNames, texts);
-    const config = buildDashboard({ names: contractNames, texts, children, mode });
+    const config = buildDashboard({
+      names: contractNames,
+      texts,
+      children,
+      mode,
+      haVersion: connection.haVersion,
+    });
     const outcome = await writeDashboard(connection, place, config);
     return { outcome, place, firstNames: children.map((child) => child.firstName), mode };
   } finally {

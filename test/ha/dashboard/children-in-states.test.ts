@@ -3,10 +3,11 @@ import { childrenInStates, type PublishedState } from "../../../src/ha/dashboard
 import { contractNames, EntityNames } from "../../../src/ha/entity-names.js";
 
 const demo = new EntityNames("reward_facts_demo");
-const state = (entity_id: string, attributes: Record<string, unknown> = {}): PublishedState => ({
-  entity_id,
-  attributes,
-});
+const state = (
+  entity_id: string,
+  attributes: Record<string, unknown> = {},
+  value?: string,
+): PublishedState => ({ entity_id, attributes, ...(value === undefined ? {} : { state: value }) });
 
 describe("the children a bridge has published, from Home Assistant's states", () => {
   it.each<[string, PublishedState[], ReturnType<typeof childrenInStates>]>([
@@ -45,6 +46,24 @@ describe("the children a bridge has published, from Home Assistant's states", ()
     ],
   ])("%s", (_what, states, expected) => {
     expect(childrenInStates(states, contractNames, [demo])).toEqual(expected);
+  });
+
+  it("tops each gauge at the unlocked minutes the states show, none when they show none", () => {
+    const states = [
+      state("sensor.reward_facts_lea_minutes_remaining", { child_name: "Léa" }, "25"),
+      state("sensor.reward_facts_lea_minutes_unlocked", { child_name: "Léa" }, "45"),
+      state("sensor.reward_facts_noah_minutes_remaining", { child_name: "Noah" }, "0"),
+      state("sensor.reward_facts_noah_minutes_unlocked", { child_name: "Noah" }, "0"),
+      state("sensor.reward_facts_ines_minutes_remaining", { child_name: "Inès" }, "unavailable"),
+      state("sensor.reward_facts_ines_minutes_unlocked", { child_name: "Inès" }, "unavailable"),
+      state("sensor.reward_facts_zoe_minutes_remaining", { child_name: "Zoé" }, "30"),
+    ];
+    expect(childrenInStates(states, contractNames).children).toEqual([
+      { slug: "ines", firstName: "Inès" },
+      { slug: "lea", firstName: "Léa", gaugeMax: 45 },
+      { slug: "noah", firstName: "Noah" },
+      { slug: "zoe", firstName: "Zoé", gaugeMax: 30 },
+    ]);
   });
 
   it("finds the demo's own children under its names", () => {

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HaConnection } from "../../../src/ha/connection.js";
 import { buildDashboard, dashboardPlace } from "../../../src/ha/dashboard/build-dashboard.js";
 import { removeDashboard, writeDashboard } from "../../../src/ha/dashboard/dashboard-writer.js";
-import type { LovelaceCard, LovelaceConfig } from "../../../src/ha/dashboard/lovelace.js";
+import { dashboardLayout } from "../../../src/ha/dashboard/layout.js";
+import type { LovelaceCard, LovelaceConfig, LovelaceView } from "../../../src/ha/dashboard/lovelace.js";
 import { marked } from "../../../src/ha/dashboard/marker.js";
 import {
   type ChildIdentity,
@@ -23,6 +24,7 @@ import {
   type HomeAssistantInstance,
   launchChromium,
   openFrontend,
+  screenshot,
   signInTestUser,
   startHomeAssistant,
   testedHomeAssistantVersion,
@@ -30,9 +32,10 @@ import {
 } from "../../lab/index.js";
 import { sampleCalmDay, sampleToday } from "../../support/facts.js";
 
-// The dashboard in a real Home Assistant, on each release the add-on supports: made through the
+// The dashboard in a real Home Assistant, on each release the add-on supports, in the layout of
+// that release (the sections layout on 2026.11, the older one on 2024.3.3): made through the
 // websocket, saved and read back, never saved over an edit; its templates rendered by Home
-// Assistant itself; the page drawn by the release's own frontend without an error card. The
+// Assistant itself; each view drawn by the release's own frontend without an error card. The
 // children's states are the bridge's REST-made ones, written from its mapping.
 
 const version = testedHomeAssistantVersion();
@@ -62,7 +65,8 @@ const storedConfig = () =>
   ha.wsCommand<Record<string, unknown>>({ type: "lovelace/config", url_path: place.urlPath });
 
 beforeAll(async () => {
-  ha = await startHomeAssistant({ version });
+  // The recorder and its history, as a household has them (default_config): the week's chart.
+  ha = await startHomeAssistant({ version, extraConfig: "recorder:\nhistory:\n" });
   // The day a parent looks at: Léa at home with a session running, Noah at the other home, Inès
   // whose rules the app has not synced yet.
   const session = { running: true, endsAt: new Date(Date.now() + 18 * 60_000).toISOString(), minutes: 20 };
@@ -102,7 +106,14 @@ afterAll(async () => {
 });
 
 const household = (children = [lea, noah, ines]): LovelaceConfig =>
-  buildDashboard({ names: contractNames, texts: en, children, mode: "rest" });
+  buildDashboard({ names: contractNames, texts: en, children, mode: "rest", haVersion: link.haVersion });
+
+/** The cards of a view, whatever its layout. */
+const cardsIn = (view: LovelaceView): LovelaceCard[] =>
+  "sections" in view ? view.sections.flatMap((section) => section.cards) : view.cards;
+
+/** What each release draws: the sections layout from 2024.11, the older one before. */
+const layout = version === "2024.3.3" ? "masonry" : "sections";
 
 /** Every markdown text of the configuration, rendered by Home Assistant's template engine. */
 async function renderedTexts(config: LovelaceConfig): Promise<string[]> {
@@ -114,7 +125,7 @@ async function renderedTexts(config: LovelaceConfig): Promise<string[]> {
       if (card.card) walk([card.card as LovelaceCard]);
     }
   };
-  walk(config.views.flatMap((view) => view.cards));
+  walk(config.views.flatMap(cardsIn));
   const rendered: string[] = [];
   for (const template of contents) {
     const answer = await ha.api<string>("POST", "/api/template", { template });
@@ -125,7 +136,11 @@ async function renderedTexts(config: LovelaceConfig): Promise<string[]> {
 }
 
 describe(`the Rewards dashboard in a real Home Assistant ${version}`, () => {
-  it("is made in the sidebar through the websocket, and Home Assistant keeps the configuration as written", async () => {
+  it(`is made in the sidebar through the websocket in the ${layout} layout, and Home Assistant keeps the configuration as written`, async () => {
+    // The release as the bridge reads it from Home Assistant, not as the test knows it.
+    expect(link.haVersion).toBe(version);
+    expect(dashboardLayout(link.haVersion)).toBe(layout);
+    expect("sections" in (household().views[0] as LovelaceView)).toBe(layout === "sections");
     expect(await writeDashboard(link, place, household())).toBe("created");
     const dashboards = await ha.wsCommand<Array<Record<string, unknown>>>({
       type: "lovelace/dashboards/list",
@@ -176,7 +191,54 @@ describe(`the Rewards dashboard in a real Home Assistant ${version}`, () => {
       await expect
         .poll(() => visibleTexts(page, "hui-entities-card"))
         .toEqual([expect.stringMatching(/^Session ends In 1[78] minutes$/)]);
+      if (layout === "sections") {
+        // Each child's name heads her section; Léa's points and streak beside it, as badges.
+        await expect
+          .poll(() => visibleTexts(page, "hui-heading-card"))
+          .toEqual([expect.stringMatching(/^Léa 7 4 ?d$/), "Noah", "Inès"]);
+        // Each child at home's minutes on top of the view, under her name.
+        await expect
+          .poll(() => visibleTexts(page, "hui-view-badges"))
+          .toEqual([expect.stringMatching(/^Léa 25 ?m(in)?$/)]);
+        // Léa's week and Noah's (at the other home today); none for Inès, who cannot be read.
+        await expect
+          .poll(() => visibleTexts(page, "hui-statistics-graph-card"))
+          .toEqual([
+            expect.stringContaining("Screen time per day"),
+            expect.stringContaining("Screen time per day"),
+          ]);
+        for (const text of await visibleTexts(page, "hui-statistics-graph-card"))
+          expect(text).not.toMatch(/disabled|not found|unavailable/i);
+      }
       expect(await page.locator("hui-error-card").count()).toBe(0);
+      await screenshot(page, `dashboard-ha-${version}`);
+    } catch (error) {
+      await page.screenshot({ path: "/tmp/rf-dashboard-failure.png" });
+      throw error;
+    } finally {
+      await page.context().close();
+    }
+  }, 60_000);
+
+  it(layout === "sections"
+    ? "gives each child a view of her own, drawn without an error card: hers only"
+    : "keeps to the one view of the older layout", async () => {
+    if (layout === "masonry") {
+      expect((await storedConfig()).views).toHaveLength(1);
+      return;
+    }
+    const page = await openFrontend(browser, tokens, `/${place.urlPath}/lea`, { width: 1280, height: 800 });
+    try {
+      await expect
+        .poll(() => visibleTexts(page, "hui-gauge-card"), { timeout: 30_000 })
+        .toEqual([expect.stringMatching(/^25 ?m(in)? Minutes left$/)]);
+      expect(await visibleTexts(page, "hui-heading-card")).toEqual([expect.stringMatching(/^Léa 7 4 ?d$/)]);
+      await expect
+        .poll(() => visibleTexts(page, "hui-entities-card"))
+        .toEqual([expect.stringMatching(/^Session ends In 1[78] minutes$/)]);
+      expect(await page.locator("hui-statistics-graph-card").count()).toBe(1);
+      expect(await page.locator("hui-error-card").count()).toBe(0);
+      await screenshot(page, `dashboard-ha-lea-${version}`);
     } catch (error) {
       await page.screenshot({ path: "/tmp/rf-dashboard-failure.png" });
       throw error;
@@ -187,14 +249,22 @@ describe(`the Rewards dashboard in a real Home Assistant ${version}`, () => {
 
   it("is left as it is, and says so, once someone edits it", async () => {
     const edited = structuredClone(await storedConfig()) as unknown as LovelaceConfig;
-    edited.views[0]?.cards.unshift({ type: "markdown", content: "Our own note" });
+    const first = edited.views[0] as LovelaceView;
+    const editedCards = "sections" in first ? (first.sections[1]?.cards ?? []) : first.cards;
+    editedCards.unshift({ type: "markdown", content: "Our own note" });
     await ha.wsCommand({ type: "lovelace/config/save", url_path: place.urlPath, config: edited });
     expect(await writeDashboard(link, place, household([lea]))).toBe("changed_by_user");
     expect(await storedConfig()).toEqual(edited);
     // The demo's own dashboard beside it: removed when unchanged, left once edited.
     const demo = new EntityNames("reward_facts_demo");
     const demoPlace = dashboardPlace(demo, en);
-    const demoConfig = buildDashboard({ names: demo, texts: en, children: [lea], mode: "rest" });
+    const demoConfig = buildDashboard({
+      names: demo,
+      texts: en,
+      children: [lea],
+      mode: "rest",
+      haVersion: link.haVersion,
+    });
     expect(await writeDashboard(link, demoPlace, demoConfig)).toBe("created");
     expect(await removeDashboard(link, demoPlace)).toBe(true);
     expect(await writeDashboard(link, demoPlace, demoConfig)).toBe("created");
@@ -230,7 +300,16 @@ describe(`the Rewards dashboard in a real Home Assistant ${version}`, () => {
       `created the Rewards dashboard for Inès, Léa, Noah (rest entities): ${ha.url}/reward-facts`,
     );
     expect(await storedConfig()).toEqual(
-      marked(buildDashboard({ names: contractNames, texts: en, children: [ines, lea, noah], mode: "rest" })),
+      marked(
+        buildDashboard({
+          names: contractNames,
+          texts: en,
+          // Léa's gauge topped at her unlocked minutes, as her states show them.
+          children: [ines, { ...lea, gaugeMax: sampleToday.minutesUnlocked }, noah],
+          mode: "rest",
+          haVersion: version,
+        }),
+      ),
     );
     expect(await command({ HA_URL: ha.url, HA_TOKEN: ha.token })).toMatchObject({ code: 0 });
     const refused = await command({ HA_URL: "", HA_TOKEN: "" });
