@@ -116,8 +116,9 @@ describe(`Assist on Home Assistant ${version}`, () => {
     expect(await ask("What is Léa's streak?", "en")).toBe(`Léa's streak is ${today.streakDays} days.`);
     // Her entities by their alias, through Home Assistant's own intent.
     expect(await ask("What is Léa's minutes left?", "en")).toContain(String(today.minutesRemaining));
-    // A child the household does not have.
-    expect(await ask("How many minutes does Zoé have left?", "en")).toBe("I don't know Zoé.");
+    // A child the household does not have: named back as heard (the oldest release's matcher
+    // lowercases what a wildcard caught).
+    expect(await ask("How many minutes does Zoé have left?", "en")).toMatch(/^I don't know zoé\.$/i);
   }, 120_000);
 
   it("answers in French once Home Assistant speaks French, its aliases in French too", async () => {
