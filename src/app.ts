@@ -10,6 +10,8 @@ import { RateBudget } from "./engine/rate-budget.js";
 import type { Sink } from "./engine/sink.js";
 import { sleep } from "./engine/sleep.js";
 import {
+  type AssistMemory,
+  type AssistRecord,
   type BrokerAddress,
   type HeldLease,
   holdHouseholdLease,
@@ -45,6 +47,14 @@ function slugMemoryOn(store: Store): SlugMemory {
   return {
     load: () => store.get<Record<string, string>>(SLUGS_KEY),
     save: (slugs) => store.set(SLUGS_KEY, { ...slugs }),
+  };
+}
+
+/** What was offered to Assist, kept in the store (see ha/assist.ts). */
+function assistMemoryOn(store: Store): AssistMemory {
+  return {
+    load: () => store.get("assist") as Promise<AssistRecord | undefined>,
+    save: (record) => store.set("assist", { exposed: [...record.exposed], aliases: { ...record.aliases } }),
   };
 }
 
@@ -251,6 +261,8 @@ export class App {
           entityPrefix: this.#config.entityPrefix,
           removeOnStop: this.#config.removeOnStop,
           dashboard: this.#config.options.dashboard,
+          assist: this.#config.options.assist,
+          assistMemory: this.#store ? assistMemoryOn(this.#store) : undefined,
           recentDeliveries: this.#recentDeliveries,
           slugMemory: this.#store ? slugMemoryOn(this.#store) : undefined,
           signal,

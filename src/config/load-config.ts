@@ -68,6 +68,7 @@ export const environmentNames: Record<keyof BridgeOptions, string> = {
   publish: "REWARD_FACTS_PUBLISH",
   dashboard: "REWARD_FACTS_DASHBOARD",
   remove_from_home_assistant: "REWARD_FACTS_REMOVE",
+  assist: "REWARD_FACTS_ASSIST",
 };
 
 const numericOptions = new Set<keyof BridgeOptions>([
@@ -75,7 +76,7 @@ const numericOptions = new Set<keyof BridgeOptions>([
   "today_interval_seconds",
   "replayed_after_minutes",
 ]);
-const booleanOptions = new Set<keyof BridgeOptions>(["dashboard", "remove_from_home_assistant"]);
+const booleanOptions = new Set<keyof BridgeOptions>(["dashboard", "remove_from_home_assistant", "assist"]);
 
 /** An environment variable's words for yes and no; anything else stays text, which the schema refuses. */
 function booleanOf(value: string): boolean | string {

@@ -45,6 +45,11 @@ export const optionsSchema = z.object({
    * stop (ha/removal.ts): the step before uninstalling. The same as `--remove` standalone.
    */
   remove_from_home_assistant: z._default(z.boolean(), false),
+  /**
+   * Whether the bridge offers the children's entities to Assist (voice and text), with aliases in
+   * the household's language. A user's own choices are never overwritten either way.
+   */
+  assist: z._default(z.boolean(), true),
 });
 
 export type BridgeOptions = z.infer<typeof optionsSchema>;

@@ -12,6 +12,7 @@ import {
 } from "../engine/sink.js";
 import type { RecentDeliveryHistory } from "../engine/storage.js";
 import type { Logger } from "../log/logger.js";
+import { AssistExposure, type AssistMemory } from "./assist.js";
 import { BridgeNotices } from "./bridge-notices.js";
 import { HaConnection } from "./connection.js";
 import { DashboardKeeper } from "./dashboard/dashboard-keeper.js";
@@ -46,6 +47,10 @@ export interface HaSinkOptions {
   recentDeliveries?: RecentDeliveryHistory | undefined;
   /** Where the children's settled slugs are kept across restarts (settled-slugs.ts). */
   slugMemory?: SlugMemory | undefined;
+  /** Offer the children's entities to Assist, with aliases (assist.ts); on unless told. */
+  assist?: boolean;
+  /** Where what was offered to Assist is kept across restarts. */
+  assistMemory?: AssistMemory | undefined;
   /**
    * Ends the opening when it aborts (a stop during start-up): the first connection to Home
    * Assistant, and to the broker, are not waited for any longer.
@@ -86,6 +91,7 @@ export class HaSink implements Sink {
   readonly #opening: AbortSignal | undefined;
   /** Home Assistant's language, which the bridge's texts follow. */
   readonly #language: HouseholdLanguage;
+  readonly #assist: AssistExposure;
 
   constructor(options: HaSinkOptions) {
     this.#logger = options.logger;
@@ -146,6 +152,14 @@ export class HaSink implements Sink {
       this.#states.callService(domain, service, data);
     const language = { texts, moment: (at: number) => this.#language.moment(at, this.#connection.timeZone) };
     this.#notices = new BridgeNotices(call, options.logger, language);
+    this.#assist = new AssistExposure({
+      link: this.#connection,
+      names: this.#names,
+      logger: options.logger,
+      memory: options.assistMemory,
+      enabled: options.assist ?? true,
+      registryEntities: () => this.#entities.mode === "mqtt",
+    });
   }
 
   /**
@@ -208,6 +222,8 @@ export class HaSink implements Sink {
         childEntities(this.#names, this.#language.texts, identity, today, readAt),
       ),
     );
+    // Once the child's entities exist (a discovered entity registers a moment after its config).
+    if (this.#connection.ready) await this.#assist.keep([identity], this.#language.texts);
     // Her gauge's top follows her unlocked minutes: the dashboard is written again when it moves.
     if (this.#dashboard?.noteToday(identity.slug, today) && this.#connection.ready)
       await this.#keepDashboard();

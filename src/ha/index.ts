@@ -14,12 +14,14 @@ import type { Sink } from "../engine/sink.js";
 import type { RecentDeliveryHistory } from "../engine/storage.js";
 import type { Logger } from "../log/logger.js";
 import { BRIDGE_VERSION } from "../version.js";
+import type { AssistMemory } from "./assist.js";
 import { EntityNames } from "./entity-names.js";
 import { HaSink } from "./ha-sink.js";
 import type { BrokerAddress } from "./mqtt/mqtt-link.js";
 import type { SupervisorAccess } from "./mqtt/supervisor-broker.js";
 import type { SlugMemory } from "./settled-slugs.js";
 
+export type { AssistMemory, AssistRecord } from "./assist.js";
 export {
   type DashboardOnce,
   type DashboardOnceOptions,
@@ -54,6 +56,10 @@ export interface HomeAssistantTargetOptions {
   removeOnStop?: boolean | undefined;
   /** Make and keep the Rewards dashboard. */
   dashboard: boolean;
+  /** Offer the children's entities to Assist, with aliases (the `assist` option); on unless told. */
+  assist?: boolean;
+  /** Where what was offered to Assist is kept across restarts (the data directory). */
+  assistMemory?: AssistMemory | undefined;
   /** Where the facts sent lately are kept across restarts (the data directory); in memory without. */
   recentDeliveries?: RecentDeliveryHistory | undefined;
   /** Where the children's settled slugs are kept across restarts (the data directory). */

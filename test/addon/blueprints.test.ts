@@ -41,8 +41,9 @@ function* walk(node: unknown, key = ""): Generator<[string, unknown]> {
 const asList = (value: unknown) => (Array.isArray(value) ? value : value === undefined ? [] : [value]);
 
 describe("the blueprints", () => {
-  it("are the six the add-on offers", () => {
+  it("are the seven the add-on offers", () => {
     expect(files.sort()).toEqual([
+      "assist_answers.yaml",
       "celebrate.yaml",
       "minutes_low.yaml",
       "session_ending_warning.yaml",
@@ -68,7 +69,7 @@ describe("the blueprints", () => {
     });
 
     it("writes the syntax of 2024.10 and later (triggers/trigger/action), and requires 2024.10", () => {
-      for (const key of ["triggers", "conditions", "actions"]) expect(bp, key).toHaveProperty(key);
+      for (const key of ["triggers", "actions"]) expect(bp, key).toHaveProperty(key);
       for (const key of ["trigger", "condition", "action"]) expect(bp, key).not.toHaveProperty(key);
       for (const trigger of asList(bp.triggers)) {
         expect(trigger).toHaveProperty("trigger");
@@ -78,14 +79,19 @@ describe("the blueprints", () => {
       expect(bp.blueprint.homeassistant?.min_version).toBe("2024.10.0");
     });
 
-    it("asks for one child's device, from the bridge's children only, and finds her entities on it", () => {
-      expect(inputs.child?.selector).toEqual({
-        device: { filter: [{ integration: "mqtt", manufacturer: CHILD_MANUFACTURER }] },
+    if (file === "assist_answers.yaml")
+      it("answers for every child: it asks for nothing", () => {
+        expect(inputs).toEqual({});
       });
-      expect(Object.values(inputs).filter((input) => "entity" in (input.selector ?? {}))).toEqual([]);
-      const text = readText(`${folder}/${file}`);
-      expect(text).toMatch(/device_attr\(child_device, 'identifiers'\)|device_entities\(child_device\)/);
-    });
+    else
+      it("asks for one child's device, from the bridge's children only, and finds her entities on it", () => {
+        expect(inputs.child?.selector).toEqual({
+          device: { filter: [{ integration: "mqtt", manufacturer: CHILD_MANUFACTURER }] },
+        });
+        expect(Object.values(inputs).filter((input) => "entity" in (input.selector ?? {}))).toEqual([]);
+        const text = readText(`${folder}/${file}`);
+        expect(text).toMatch(/device_attr\(child_device, 'identifiers'\)|device_entities\(child_device\)/);
+      });
   });
 
   it.each([

@@ -31,6 +31,7 @@ describe("standalone configuration from the environment", () => {
       publish: "auto",
       dashboard: false,
       remove_from_home_assistant: false,
+      assist: true,
       log_level: "info",
     });
     expect(config).toMatchObject({

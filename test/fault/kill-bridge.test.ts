@@ -29,12 +29,15 @@ afterAll(async () => {
 });
 
 describe(`kill -9 of the bridge, on Home Assistant ${version}`, () => {
-  it(`delivers ${FACTS} facts exactly once across ${KILLS} SIGKILLs`, async () => {
+  it(`delivers ${FACTS} facts, and the facts derived among them, exactly once across ${KILLS} SIGKILLs`, async () => {
     const { ha, sim } = rig;
     outcome = await runBridgeKills({ ha, sim, kills: KILLS, facts: FACTS, seed: 20261121 });
-    expect(outcome.journal).toHaveLength(FACTS);
+    // The journal's facts, and a behavior_declared for each of Léa's five behaviors.
+    const derived = outcome.journal.filter((id) => id.startsWith("derived:"));
+    expect(derived.map((id) => id.split(":")[3])).toEqual(Array(5).fill("behavior_declared"));
+    expect(outcome.journal).toHaveLength(FACTS + derived.length);
     expect({ repeated: outcome.repeated, missing: outcome.missing }).toEqual({ repeated: [], missing: [] });
-    expect(outcome.logged).toHaveLength(FACTS);
+    expect(outcome.logged).toHaveLength(FACTS + derived.length);
     expect(outcome.lastExit).toBe(0);
     // The kills landed while facts were flowing into Home Assistant, not only between polls.
     expect(outcome.killedWhileDelivering).toBeGreaterThan(KILLS / 3);

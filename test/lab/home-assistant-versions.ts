@@ -94,9 +94,12 @@ const recipes: Record<HomeAssistantVersion, InstallRecipe> = {
      * - numpy: the frontend's first command, get_services, imports camera (to check the services'
      *   supported features), which imports stream, which needs numpy; without it the command
      *   fails and the frontend never leaves its "Loading data" screen.
+     * - hassil, home-assistant-intents: conversation's manifest (Assist's agent, test/ha/assist).
      */
     requirements: [
       "home-assistant-frontend==20240307.0",
+      "hassil==1.6.1",
+      "home-assistant-intents==2024.3.12",
       "janus==1.0.0",
       "SQLAlchemy==2.0.27",
       "fnv-hash-fast==0.5.0",
@@ -124,6 +127,7 @@ const recipes: Record<HomeAssistantVersion, InstallRecipe> = {
       "hardware",
       "image_upload",
       "camera",
+      "conversation",
     ],
     modules: ["hass_nabucasa", "pyotp", "pyqrcode"],
   },

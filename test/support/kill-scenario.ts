@@ -1,9 +1,11 @@
-import { mkdtemp, rm, stat } from "node:fs/promises";
+import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { derivedFactId } from "../../src/engine/derived-facts.js";
 import type { ApiSimulator } from "../../src/simulator/index.js";
 import { DELIVERED_LOG_FILE } from "../../src/store/delivered-log.js";
+import { STORE_FILE_NAME } from "../../src/store/index.js";
 import { REQUEST_LOG_FILE } from "../../src/store/request-log.js";
 import {
   type EventRecorder,
@@ -30,7 +32,7 @@ export interface KillRoundOptions {
 }
 
 export interface KillRoundOutcome {
-  /** The journal's fact ids, in order. */
+  /** The ids of the facts expected: the journal's, in order, then those derived from it. */
   journal: string[];
   /** Ids Home Assistant's automation logged for this journal, in order, repeats included. */
   logged: string[];
@@ -53,6 +55,41 @@ function produce(sim: ApiSimulator, facts: number): { stop: () => void; produced
     }
   }, 50);
   return { stop: () => clearInterval(timer), produced: () => produced };
+}
+
+/**
+ * Facts the bridge works out from today's readings, among the crashes: once the bridge has kept a
+ * reading of the ordinary child's day (so that a change can be seen), each of her behaviors is
+ * declared in the app, one every `everyMs`. Each gives one `behavior_declared` fact, whose id is
+ * known in advance.
+ */
+function declare(
+  sim: ApiSimulator,
+  dataDir: string,
+  everyMs = 1_500,
+): { stop: () => void; expected: () => string[] } {
+  const child = sim.children.ordinary;
+  const declared: string[] = [];
+  let stopped = false;
+  (async () => {
+    while (!stopped) {
+      const store = await readFile(join(dataDir, STORE_FILE_NAME), "utf8").catch(() => "");
+      if (store.includes(`derived:${child.id}`)) break;
+      await sleep(200);
+    }
+    for (const behavior of sim.behaviors(child.id)) {
+      if (stopped) return;
+      sim.declareBehavior(child.id, behavior.id);
+      declared.push(derivedFactId(child.id, sim.today(child.id).date, "behavior_declared", behavior.id));
+      await sleep(everyMs);
+    }
+  })();
+  return {
+    stop: () => {
+      stopped = true;
+    },
+    expected: () => [...declared],
+  };
 }
 
 function bridgeEnv(ha: HomeAssistantInstance, sim: ApiSimulator, dataDir: string): Record<string, string> {
@@ -96,6 +133,7 @@ export async function runBridgeKills(options: KillRoundOptions): Promise<KillRou
   // at once (the simulator allows it), so that the kills land in deliveries.
   const forgetBudget = () => rm(join(dataDir, REQUEST_LOG_FILE), { force: true });
   const producer = produce(sim, options.facts);
+  const declarer = declare(sim, dataDir);
   const random = seededRandom(options.seed);
   const runs: BridgeProcess[] = [];
   let killedWhileDelivering = 0;
@@ -134,11 +172,13 @@ export async function runBridgeKills(options: KillRoundOptions): Promise<KillRou
       .waitFor(() => producer.produced() >= options.facts, { timeoutMs: 60_000 })
       .catch(() => undefined);
     producer.stop();
+    declarer.stop();
   }
 
-  const journal = [...sim.journal(sim.children.ordinary.id), ...sim.journal(sim.children.custody.id)].map(
-    (e) => e.id,
-  );
+  const journal = [
+    ...[...sim.journal(sim.children.ordinary.id), ...sim.journal(sim.children.custody.id)].map((e) => e.id),
+    ...declarer.expected(),
+  ];
   await forgetBudget();
   const last = new BridgeProcess(env).start();
   runs.push(last);
@@ -234,6 +274,7 @@ export async function runHomeAssistantKills(options: HaKillsOptions): Promise<Ha
   const env = bridgeEnv(ha, sim, dataDir);
   let bridge = new BridgeProcess(env).start();
   const producer = produce(sim, options.facts);
+  const declarer = declare(sim, dataDir);
   const random = seededRandom(options.seed);
   const arrivals = () => recorder.events.length;
   let killedWhileDelivering = 0;
@@ -265,10 +306,12 @@ export async function runHomeAssistantKills(options: HaKillsOptions): Promise<Ha
       .waitFor(() => producer.produced() >= options.facts, { timeoutMs: 120_000 })
       .catch(() => undefined);
     producer.stop();
+    declarer.stop();
   }
-  const journal = [...sim.journal(sim.children.ordinary.id), ...sim.journal(sim.children.custody.id)].map(
-    (e) => e.id,
-  );
+  const journal = [
+    ...[...sim.journal(sim.children.ordinary.id), ...sim.journal(sim.children.custody.id)].map((e) => e.id),
+    ...declarer.expected(),
+  ];
   const ids = () => recorder.events.map((e) => String(e.data.event_id));
   // The view that judges gets the long wait: the subscriber's after a crash, the automations'
   // after clean restarts (a subscriber may never get an event fired just before a stop).

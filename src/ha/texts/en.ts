@@ -36,6 +36,12 @@ export const en = {
     interval_stretch: "Interval stretch",
     last_error: "Last error",
   },
+  /** The aliases Assist knows a child's entities by (only where the entity has none of its own). */
+  assist: {
+    minutes_remaining: "{child}'s minutes left",
+    session_running: "{child}'s session",
+    streak: "{child}'s streak",
+  },
   /** The status's `message`: what its state means to a parent. */
   status: {
     starting: "Starting: the children are being listed.",

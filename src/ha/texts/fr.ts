@@ -34,6 +34,12 @@ export const fr: Texts = {
     interval_stretch: "Allongement des intervalles",
     last_error: "Dernière erreur",
   },
+  /** The aliases Assist knows a child's entities by (only where the entity has none of its own). */
+  assist: {
+    minutes_remaining: "minutes restantes de {child}",
+    session_running: "session de {child}",
+    streak: "série de {child}",
+  },
   status: {
     starting: "Démarrage : la liste des enfants est en cours de lecture.",
     ok: "Tout est lu et publié.",
@@ -117,6 +123,30 @@ const childInput = {
 };
 
 export const frBlueprints: BlueprintTexts = {
+  "assist_answers.yaml": {
+    "blueprint.name": "Reward Facts - réponses d'Assist sur les enfants",
+    "blueprint.description":
+      "Permet à Assist (à la voix ou par écrit) de répondre à « Combien de minutes reste-t-il à Léa ? », « Est-ce " +
+      "que la session de Léa est en cours ? » et « Quelle est la série de Léa ? » avec les chiffres du moment des " +
+      "enfants que le pont publie, quelle que soit sa manière de publier. Créez une automatisation à partir de " +
+      "lui ; elle répond pour chaque enfant.",
+    "triggers.0.command.0": "combien de minutes reste-t-il à {child}",
+    "triggers.0.command.1": "il reste combien de minutes à {child}",
+    "triggers.0.command.2": "combien de temps d'écran reste-t-il à {child}",
+    "triggers.0.command.3": "combien de minutes a encore {child}",
+    "triggers.1.command.0": "est-ce que la session de {child} est en cours",
+    "triggers.1.command.1": "la session de {child} est-elle en cours",
+    "triggers.1.command.2": "est-ce que {child} a une session en cours",
+    "triggers.2.command.0": "quelle est la série de {child}",
+    "triggers.2.command.1": "combien de jours d'affilée pour {child}",
+    "variables.answer":
+      "{% if not found.name %}Je ne connais pas {{ trigger.slots.child }}. " +
+      "{% elif trigger.id == 'minutes' %}Il reste {{ states(found.minutes) }} minutes à {{ found.name }}. " +
+      "{% elif trigger.id == 'session' %}{% if is_state(found.session, 'on') %}Oui, la session de {{ found.name }} " +
+      "est en cours, jusqu'à {{ as_timestamp(states(found.ends), 0) | timestamp_custom('%H:%M') }}.{% else %}Non, " +
+      "{{ found.name }} n'a pas de session en cours.{% endif %} " +
+      "{% else %}La série de {{ found.name }} est de {{ states(found.streak) }} jours.{% endif %}",
+  },
   "celebrate.yaml": {
     "blueprint.name": "Reward Facts - fêter un comportement validé ou un encouragement",
     "blueprint.description":
