@@ -8,5 +8,7 @@ export const EXIT_USAGE = EXIT_CONFIG;
 
 /** `npm run simulator: --port must be … (npm run simulator -- --help lists the options)`. */
 export function usageLine(command: string, problem: string): string {
-  return `${command}: ${problem} (${command} -- --help lists the options)`;
+  // node:util's parseArgs explains some mistakes over several lines.
+  const oneLine = problem.replace(/\s*\n\s*/g, " ");
+  return `${command}: ${oneLine} (${command} -- --help lists the options)`;
 }
