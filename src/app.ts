@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { RewardFactsClient } from "./api/client.js";
 import { type BridgeConfig, ConfigError } from "./config/load-config.js";
 import type { BridgeOptions } from "./config/options-schema.js";
@@ -10,6 +11,8 @@ import type { Sink } from "./engine/sink.js";
 import { sleep } from "./engine/sleep.js";
 import {
   type BrokerAddress,
+  type HeldLease,
+  holdHouseholdLease,
   homeAssistantSink,
   REDELIVERY_WINDOW_MS,
   type SlugMemory,
@@ -34,6 +37,8 @@ const REQUEST_HISTORY_MS = 2 * 60_000;
 
 /** The key of the children's settled slugs in the store (see ha/settled-slugs.ts). */
 const SLUGS_KEY = "entity_slugs";
+/** The key of this bridge's id in the store: the same bridge across restarts (the household lease). */
+const INSTANCE_KEY = "instance_id";
 
 /** The children's settled slugs, kept in the store. */
 function slugMemoryOn(store: Store): SlugMemory {
@@ -82,6 +87,8 @@ export class App {
   #client: RewardFactsClient | undefined;
   #sink: Sink | undefined;
   #engine: Engine | undefined;
+  /** Held before anything is published to Home Assistant: one bridge per household. */
+  #lease: HeldLease | undefined;
   /** Aborted by stop(): ends a start under way at its next step. */
   readonly #abort = new AbortController();
   /** The start, once begun: stop() waits for it to end before it takes anything down. */
@@ -138,6 +145,10 @@ export class App {
     });
     const broker = await this.#broker(signal);
     signal.throwIfAborted();
+    // Before the API is asked anything or Home Assistant (or the broker) given anything: a second
+    // bridge waits here.
+    this.#lease = await this.#holdLease(store, heartbeat, signal);
+    signal.throwIfAborted();
     const sink = await this.#buildSink(broker, signal);
     this.#sink = sink;
     // Built, not opened: stop() closes it. The engine does not start after a stop.
@@ -164,6 +175,33 @@ export class App {
       { events: options.events_interval_seconds, today: options.today_interval_seconds },
       "polling the Reward Facts API",
     );
+  }
+
+  /** The household lease, when there is a Home Assistant; waits while another bridge holds it. */
+  async #holdLease(store: Store, heartbeat: Heartbeat, signal: AbortSignal): Promise<HeldLease | undefined> {
+    const { homeAssistant } = this.#config;
+    // The demo publishes under names of its own, beside the household's bridge, not instead of it.
+    if (!homeAssistant || this.#config.entityPrefix) return undefined;
+    let instanceId = await store.get<string>(INSTANCE_KEY);
+    if (!instanceId) {
+      instanceId = randomUUID();
+      await store.set(INSTANCE_KEY, instanceId);
+    }
+    return holdHouseholdLease({
+      url: homeAssistant.url,
+      token: homeAssistant.token,
+      requireAdmin: homeAssistant.kind === "standalone",
+      logger: this.#logger,
+      instanceId,
+      mode: this.#config.mode,
+      ...(this.#config.leaseBeatMs ? { beatMs: this.#config.leaseBeatMs } : {}),
+      onWait: () => heartbeat.beat(),
+      onLost: (error) => {
+        this.#logger.error(`${error.message}: this bridge stops publishing`);
+        this.#failed(error);
+      },
+      signal,
+    });
   }
 
   /**
@@ -292,6 +330,8 @@ export class App {
     // After the publisher: until it is closed, a reconnection may still send facts again.
     await step("the recent-deliveries log", () => this.#recentDeliveries?.close());
     await step("the API client", () => this.#client?.close());
+    // Last: another bridge may take over once this one has said all it had to say.
+    await step("the household lease", () => this.#lease?.release());
     if (failures.length > 0) throw failures[0];
   }
 

@@ -1,6 +1,7 @@
-// The bridge's command line: `--help` prints the options (config/help.ts) and exits 0; any other
-// argument is a mistake, reported in one line with exit code 2 before anything starts. Everything
-// else is configured by options and environment variables (run-bridge.ts).
+// The bridge's command line: `--help` prints the options (config/help.ts) and exits 0; `--remove`
+// runs the removal step instead of the bridge; any other argument is a mistake, reported in one
+// line with exit code 2 before anything starts. Everything else is configured by options and
+// environment variables (run-bridge.ts).
 import { parseArgs } from "node:util";
 import { EXIT_USAGE, usageLine } from "./cli-usage.js";
 import { bridgeHelp } from "./config/help.js";
@@ -12,16 +13,19 @@ export interface BridgeCliIo {
   stderr: (text: string) => void;
 }
 
-/** `"help"`, `"run"`, or the one-line problem of a bad argument. */
-export function parseBridgeArgs(argv: readonly string[]): "help" | "run" | { problem: string } {
+export type BridgeArgs = "help" | { run: "bridge" | "removal" } | { problem: string };
+
+/** What the arguments ask for, or the one-line problem of a bad argument. */
+export function parseBridgeArgs(argv: readonly string[]): BridgeArgs {
   try {
     const { values } = parseArgs({
       args: [...argv],
-      options: { help: { type: "boolean", short: "h" } },
+      options: { help: { type: "boolean", short: "h" }, remove: { type: "boolean" } },
       strict: true,
       allowPositionals: false,
     });
-    return values.help ? "help" : "run";
+    if (values.help) return "help";
+    return { run: values.remove ? "removal" : "bridge" };
   } catch (error) {
     return { problem: (error as Error).message };
   }
@@ -41,9 +45,9 @@ export async function bridgeCommand(
     io.stdout(`${bridgeHelp()}\n`);
     return EXIT_OK;
   }
-  if (args !== "run") {
+  if ("problem" in args) {
     io.stderr(`${usageLine("npm start", args.problem)}\n`);
     return EXIT_USAGE;
   }
-  return runBridge(env);
+  return runBridge(env, { remove: args.run === "removal" });
 }

@@ -3,12 +3,20 @@
 import { App } from "./app.js";
 import { ConfigError, loadConfig } from "./config/load-config.js";
 import type { Sink } from "./engine/sink.js";
-import { EXIT_CONFIG } from "./exit-codes.js";
+import { EXIT_CONFIG, EXIT_OK } from "./exit-codes.js";
 import { type RunVoice, runUntilStopped } from "./lifecycle.js";
 import { createLogger, type Logger } from "./log/logger.js";
+import { runRemoval } from "./run-removal.js";
 
-/** Runs the bridge until a signal stops it or it fails; resolves with the process's exit code. */
-export async function runBridge(env: NodeJS.ProcessEnv, extra: { sink?: Sink } = {}): Promise<number> {
+/**
+ * Runs the bridge until a signal stops it or it fails (or, asked to, its removal step instead);
+ * resolves with the process's exit code.
+ */
+export async function runBridge(
+  env: NodeJS.ProcessEnv,
+  /** `remove`: the removal step instead of the bridge (`--remove`, bridge-cli.ts). */
+  extra: { sink?: Sink; remove?: boolean } = {},
+): Promise<number> {
   let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig(env);
@@ -23,8 +31,21 @@ export async function runBridge(env: NodeJS.ProcessEnv, extra: { sink?: Sink } =
     config.broker.kind === "url" ? (config.broker.password ?? "") : "",
   ];
   const logger = createLogger({ level: config.options.log_level, secrets });
+  if (extra.remove || config.options.remove_from_home_assistant) return removeOnce(config, logger);
   const app = new App({ config, logger, ...(extra.sink ? { extraSink: extra.sink } : {}) });
   return runUntilStopped(app, { signals: ["SIGTERM", "SIGINT"], voice: bridgeVoice(logger) });
+}
+
+/** The removal step, stopped early by the same signals as the bridge. */
+async function removeOnce(config: ReturnType<typeof loadConfig>, logger: Logger): Promise<number> {
+  const stop = new AbortController();
+  const onSignal = () => stop.abort();
+  for (const signal of ["SIGTERM", "SIGINT"] as const) process.on(signal, onSignal);
+  try {
+    return await runRemoval(config, logger, stop.signal);
+  } finally {
+    for (const signal of ["SIGTERM", "SIGINT"] as const) process.off(signal, onSignal);
+  }
 }
 
 /** The bridge tells everything in its log, which the add-on's Log tab shows. */

@@ -19,6 +19,8 @@ const onOldestToo = [
   "test/ha/delivery-record.test.ts",
   "test/fault/ha-crash-redelivery.test.ts",
   "test/ha/mqtt/mqtt-publisher.test.ts",
+  // Derived facts, screen time allowed and the recorder's statistics, in both publishing modes.
+  "test/ha/parent-facts.test.ts",
   // Dismissing what an earlier run raised: notifications and their services differ by release.
   "test/ha/notifications.test.ts",
   // The dashboard: Home Assistant's own cards, as each release's frontend draws them.
@@ -26,6 +28,8 @@ const onOldestToo = [
   // Ids as each release's own slugify makes them; texts in each release's language settings.
   "test/ha/slugify.test.ts",
   "test/ha/texts/household-language.test.ts",
+  // The removal: registries, helpers and notifications as each release lists and removes them.
+  "test/ha/removal.test.ts",
 ];
 
 // Lives under test/ because the add-on layout reserves the top level (and any `config.*` name).

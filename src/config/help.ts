@@ -34,7 +34,7 @@ export function bridgeHelp(): string {
   });
   const variables = environmentTable.flatMap(({ name, help }) => [`  ${name}`, `      ${help}`]);
   return [
-    "Usage: npm start -- [--help]",
+    "Usage: npm start -- [--remove] [--help]",
     "",
     "Runs the Reward Facts bridge until SIGTERM or SIGINT. In the add-on, the options come from its",
     "Configuration tab (the Supervisor writes /data/options.json); standalone, from these environment",
@@ -46,6 +46,12 @@ export function bridgeHelp(): string {
     "Also read:",
     ...variables,
     "",
-    "  --help  this text",
+    "  --remove  instead of running, remove everything the bridge made in Home Assistant and the MQTT",
+    "            broker (devices, entities, retained messages, states, delivery-record helpers, the",
+    "            dashboard, notifications), say what was removed, and exit (0 when all of it went).",
+    "            The same as REWARD_FACTS_REMOVE=true, or the add-on's remove_from_home_assistant.",
+    "            Needs HA_URL and HA_TOKEN (and MQTT_URL… when the bridge published through MQTT);",
+    "            never calls the Reward Facts API. The data directory is left as it is.",
+    "  --help    this text",
   ].join("\n");
 }

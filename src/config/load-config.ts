@@ -46,6 +46,8 @@ export interface BridgeConfig {
   removeOnStop?: boolean;
   /** Tests only (REWARD_FACTS_TEST_PAUSE=<moment>:<ms>): a pause in each delivery, to kill the bridge there. */
   testPause?: { moment: DeliveryMoment; ms: number };
+  /** Tests only (REWARD_FACTS_TEST_LEASE_SECONDS): how often the household lease is renewed (300 s). */
+  leaseBeatMs?: number;
 }
 
 /** The Supervisor, as an add-on reaches it: Core through its proxy, and its services API. */
@@ -63,7 +65,7 @@ const numericOptions = new Set<keyof BridgeOptions>([
   "today_interval_seconds",
   "replayed_after_minutes",
 ]);
-const booleanOptions = new Set<keyof BridgeOptions>(["dashboard"]);
+const booleanOptions = new Set<keyof BridgeOptions>(["dashboard", "remove_from_home_assistant"]);
 
 /** An environment variable's words for yes and no; anything else stays text, which the schema refuses. */
 function booleanOf(value: string): boolean | string {
@@ -113,6 +115,9 @@ export function loadConfig(
     mode: addon ? "addon" : "standalone",
     heartbeatFile: env.REWARD_FACTS_HEARTBEAT_FILE || DEFAULT_HEARTBEAT_FILE,
     ...testPauseOf(env.REWARD_FACTS_TEST_PAUSE),
+    ...(/^\d+$/.test(env.REWARD_FACTS_TEST_LEASE_SECONDS ?? "")
+      ? { leaseBeatMs: Number(env.REWARD_FACTS_TEST_LEASE_SECONDS) * 1000 }
+      : {}),
   };
 }
 

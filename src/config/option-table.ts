@@ -49,6 +49,10 @@ export const optionTable: Record<keyof BridgeOptions, OptionRow> = {
     help: "how entities reach Home Assistant (auto: mqtt when a broker is known, else rest)",
   },
   dashboard: { env: "REWARD_FACTS_DASHBOARD", help: "true: make and keep a Rewards dashboard" },
+  remove_from_home_assistant: {
+    env: "REWARD_FACTS_REMOVE",
+    help: "instead of running, remove everything the bridge made in Home Assistant and the broker, say what, and exit (the same as --remove)",
+  },
 };
 
 /** The other variables, in the order --help lists them (REWARD_FACTS_TEST_PAUSE is for tests only). */

@@ -40,6 +40,11 @@ export const optionsSchema = z.object({
    * by default: a dashboard appears in everyone's sidebar, which is the household's choice.
    */
   dashboard: z._default(z.boolean(), false),
+  /**
+   * Instead of running, remove everything the bridge made in Home Assistant and the broker, then
+   * stop (ha/removal.ts): the step before uninstalling. The same as `--remove` standalone.
+   */
+  remove_from_home_assistant: z._default(z.boolean(), false),
 });
 
 export type BridgeOptions = z.infer<typeof optionsSchema>;

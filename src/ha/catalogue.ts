@@ -14,14 +14,19 @@ export type ChildEntityKind =
   | "period"
   | "consumable_today"
   | "mandatory_ok"
-  | "behaviors";
+  | "behaviors"
+  | "screen_time_allowed";
 
 export interface EntityDefinition {
   component: "sensor" | "binary_sensor";
   icon: string;
   deviceClass?: string;
   unit?: string;
-  stateClass?: "measurement";
+  /**
+   * How Home Assistant's recorder makes statistics of it: `measurement` (mean, min, max) or
+   * `total_increasing` (a sum, a drop read as a reset).
+   */
+  stateClass?: "measurement" | "total_increasing";
   /** The states of an enum sensor. */
   options?: readonly string[];
 }
@@ -35,7 +40,15 @@ export const childEntityDefinitions: Record<ChildEntityKind, EntityDefinition> =
     icon: "mdi:lock-open-variant",
     ...minutes,
   },
-  minutes_consumed: { component: "sensor", icon: "mdi:timer-check", ...minutes },
+  // Drops to 0 at the household's midnight, and only then: a reset, so the recorder sums the
+  // minutes used per day, week or month. Unlocked minutes and points stay measurements: they can
+  // drop mid-day (a validation undone in the app), which a sum would misread as a reset.
+  minutes_consumed: {
+    component: "sensor",
+    icon: "mdi:timer-check",
+    ...minutes,
+    stateClass: "total_increasing",
+  },
   points: { component: "sensor", icon: "mdi:star-circle", stateClass: "measurement" },
   streak: { component: "sensor", icon: "mdi:fire", unit: "d", stateClass: "measurement" },
   session_ends_at: {
@@ -58,6 +71,7 @@ export const childEntityDefinitions: Record<ChildEntityKind, EntityDefinition> =
   consumable_today: { component: "binary_sensor", icon: "mdi:gamepad-variant" },
   mandatory_ok: { component: "binary_sensor", icon: "mdi:check-decagram" },
   behaviors: { component: "sensor", icon: "mdi:format-list-checks" },
+  screen_time_allowed: { component: "binary_sensor", icon: "mdi:television-classic" },
 };
 
 export const childEntityKinds = Object.keys(childEntityDefinitions) as ChildEntityKind[];

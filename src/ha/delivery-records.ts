@@ -1,13 +1,25 @@
 import type { ChildRef } from "../engine/sink.js";
 import type { Logger } from "../log/logger.js";
 import type { CommandLink } from "./command-link.js";
+import { type DeliveryStream, deliveryStreams, streamKey } from "./delivery-stream.js";
 import type { EntityNames } from "./entity-names.js";
 import { HomeAssistantError } from "./errors.js";
 
+/** A helper as `input_text/list` gives it (the other fields of its settings too). */
 interface InputTextItem {
   id: string;
   name: string;
+  max?: number;
+  [setting: string]: unknown;
 }
+
+/**
+ * The longest value a record holds: Home Assistant's longest state. A derived fact's id (child,
+ * day, kind, subject) runs past 100 characters, input_text's default, and a value too long is
+ * refused with no more than a line in Home Assistant's log: the record would stay behind.
+ */
+const RECORD_MAX_LENGTH = 255;
+const RECORD_ICON = "mdi:clipboard-check-outline";
 
 interface RegistryEntry {
   entity_id: string;
@@ -16,10 +28,11 @@ interface RegistryEntry {
 }
 
 /**
- * One `input_text` helper per child in Home Assistant, holding the id of the child's last fired
- * fact: the record the delivery script checks and updates (delivery-script.ts). Home Assistant
- * keeps it in its state machine and restores it after a restart, which is what makes a fact in
- * doubt resolvable after a crash of the bridge.
+ * Two `input_text` helpers per child in Home Assistant, one per stream of her facts (her journal's,
+ * and those derived from her day: delivery-stream.ts), each holding the id of the last fact of its
+ * stream fired: the record the delivery script checks and updates (delivery-script.ts). Home
+ * Assistant keeps them in its state machine and restores them after a restart, which is what makes
+ * a fact in doubt resolvable after a crash of the bridge.
  *
  * Helpers are found by their id, derived from the child's id (never its name, so renaming a child
  * keeps its record), created when missing and hidden from auto-generated dashboards. Home
@@ -30,6 +43,7 @@ export class DeliveryRecords {
   readonly #link: CommandLink;
   readonly #logger: Logger;
   readonly #names: EntityNames;
+  /** By child and stream (streamKey). */
   readonly #entityIds = new Map<string, string>();
   #supported: boolean | undefined;
   #warned = false;
@@ -45,8 +59,8 @@ export class DeliveryRecords {
     return this.#supported;
   }
 
-  entityFor(childId: string): string | undefined {
-    return this.#entityIds.get(childId);
+  entityFor(childId: string, stream: DeliveryStream = "journal"): string | undefined {
+    return this.#entityIds.get(streamKey(childId, stream));
   }
 
   /** Forgets what is known (after a reconnect: Home Assistant may have lost a new helper). */
@@ -54,9 +68,13 @@ export class DeliveryRecords {
     this.#entityIds.clear();
   }
 
-  /** Finds or creates the records of `children`; false when Home Assistant cannot keep them. */
+  /** Finds or creates both records of `children`; false when Home Assistant cannot keep them. */
   async ensure(children: readonly ChildRef[]): Promise<boolean> {
-    const missing = children.filter((child) => !this.#entityIds.has(child.id));
+    const missing = children.flatMap((child) =>
+      deliveryStreams
+        .filter((stream) => !this.#entityIds.has(streamKey(child.id, stream)))
+        .map((stream) => ({ child, stream })),
+    );
     if (this.#supported === false) return false;
     if (missing.length === 0) return true;
     let items: InputTextItem[];
@@ -70,22 +88,25 @@ export class DeliveryRecords {
       throw error;
     }
     this.#supported = true;
-    const known = new Set(items.map((item) => item.id));
+    const known = new Map(items.map((item) => [item.id, item]));
     const created: string[] = [];
-    const wanted = new Map<string, ChildRef>();
-    for (const child of missing) {
-      let id = recordIdOf(child.id, this.#names);
-      if (!known.has(id)) {
-        id = await this.#create(child);
+    const wanted = new Map<string, { child: ChildRef; stream: DeliveryStream }>();
+    for (const record of missing) {
+      let id = recordIdOf(record.child.id, this.#names, record.stream);
+      const item = known.get(id);
+      if (!item) {
+        id = await this.#create(record.child, record.stream);
         created.push(id);
+      } else if ((item.max ?? 0) < RECORD_MAX_LENGTH) {
+        await this.#widen(item, record.child);
       }
-      wanted.set(id, child);
+      wanted.set(id, record);
     }
     const registry = await this.#link.command<RegistryEntry[]>({ type: "config/entity_registry/list" });
     for (const entry of registry) {
-      const child = entry.platform === "input_text" ? wanted.get(entry.unique_id) : undefined;
-      if (!child) continue;
-      this.#entityIds.set(child.id, entry.entity_id);
+      const record = entry.platform === "input_text" ? wanted.get(entry.unique_id) : undefined;
+      if (!record) continue;
+      this.#entityIds.set(streamKey(record.child.id, record.stream), entry.entity_id);
       if (created.includes(entry.unique_id)) {
         // Bookkeeping, not something to show: kept off auto-generated dashboards.
         await this.#link.command({
@@ -98,7 +119,7 @@ export class DeliveryRecords {
     return true;
   }
 
-  /** Deletes the records found or made in this run (the demo's, when it stops). */
+  /** Deletes the records found or made in this run, of both streams (the demo's, when it stops). */
   async removeAll(): Promise<void> {
     const registry = await this.#link.command<RegistryEntry[]>({ type: "config/entity_registry/list" });
     const ours = new Set(this.#entityIds.values());
@@ -109,24 +130,46 @@ export class DeliveryRecords {
     this.#entityIds.clear();
   }
 
-  async #create(child: ChildRef): Promise<string> {
+  async #create(child: ChildRef, stream: DeliveryStream): Promise<string> {
     // The name at creation sets the id (and the entity id); the readable name comes after.
     const item = await this.#link.command<InputTextItem>({
       type: "input_text/create",
-      name: `${this.#names.recordPrefix}${child.id}`,
-      max: 255,
-      icon: "mdi:clipboard-check-outline",
+      name: `${recordPrefixOf(this.#names, stream)}${child.id}`,
+      max: RECORD_MAX_LENGTH,
+      icon: RECORD_ICON,
     });
+    // An update is validated as a whole new item: what it leaves out goes back to its default
+    // (a max of 100, no icon), so it says everything again.
     await this.#link.command({
       type: "input_text/update",
       input_text_id: item.id,
-      name: `Reward Facts delivery record (${child.firstName})`,
+      name: `Reward Facts ${stream === "journal" ? "delivery" : "derived facts"} record (${child.firstName})`,
+      max: RECORD_MAX_LENGTH,
+      icon: RECORD_ICON,
     });
     this.#logger.info(
-      { child: child.firstName, helper: item.id },
+      { child: child.firstName, helper: item.id, stream },
       "created the child's delivery record in Home Assistant",
     );
     return item.id;
+  }
+
+  /**
+   * A record left holding at most 100 characters (earlier versions renamed it with an update that
+   * reset its max): widened, its other settings kept, before a longer id is refused.
+   */
+  async #widen(item: InputTextItem, child: ChildRef): Promise<void> {
+    const { id, ...settings } = item;
+    await this.#link.command({
+      ...settings,
+      type: "input_text/update",
+      input_text_id: id,
+      max: RECORD_MAX_LENGTH,
+    });
+    this.#logger.info(
+      { child: child.firstName, helper: id, was: item.max ?? null },
+      "widened the child's delivery record in Home Assistant to hold any fact's id",
+    );
   }
 
   #unsupported(): void {
@@ -140,9 +183,14 @@ export class DeliveryRecords {
   }
 }
 
-/** The helper's id for a child, as Home Assistant's slugify makes it from the creation name. */
-export function recordIdOf(childId: string, names: EntityNames): string {
-  return `${names.recordPrefix}${childId}`
+/** What a record of `stream` is named from at creation, before the child's id. */
+function recordPrefixOf(names: EntityNames, stream: DeliveryStream): string {
+  return stream === "journal" ? names.recordPrefix : names.derivedRecordPrefix;
+}
+
+/** The helper's id for a child's record of `stream`, as Home Assistant's slugify makes it from the creation name. */
+export function recordIdOf(childId: string, names: EntityNames, stream: DeliveryStream = "journal"): string {
+  return `${recordPrefixOf(names, stream)}${childId}`
     .normalize("NFKD")
     .replace(/[\u0300-\u036f]/g, "")
     .toLowerCase()

@@ -1,4 +1,4 @@
-// The websocket `execute_script` that delivers one journal fact: in one run inside Home Assistant
+// The websocket `execute_script` that delivers one fact: in one run inside Home Assistant
 // it checks the child's delivery record, fires the bus event and writes the fact's id into the
 // record. The record is therefore never behind what was fired while Home Assistant runs, and a
 // fact whose delivery is in doubt (the bridge died, or the link dropped, before the answer came)

@@ -1,4 +1,4 @@
-import type { Behavior, Today } from "../api/schemas.js";
+import type { Behavior, Today, TodayPayload } from "../api/schemas.js";
 import type { BridgeState, EngineStatus, UnavailableReason } from "../engine/sink.js";
 import {
   type ChildEntityKind,
@@ -132,6 +132,8 @@ function todayEntities(child: ChildNaming, today: Today): EntityState[] {
       entity(child, "consumable_today", "off"),
       entity(child, "mandatory_ok", UNKNOWN, { perfect: null, frozen: null, joker: null }),
       entity(child, "behaviors", UNKNOWN, { total: 0, mandatory_left: 0, items: [] }),
+      // Nothing can be used at this home today: known, not unknown.
+      entity(child, "screen_time_allowed", "off"),
     ];
   }
   const session = today.session ?? null;
@@ -164,7 +166,18 @@ function todayEntities(child: ChildNaming, today: Today): EntityState[] {
       mandatory_left: mandatoryLeft,
       items: behaviorItems(today.behaviors),
     }),
+    entity(child, "screen_time_allowed", onOff(screenTimeAllowed(today))),
   ];
+}
+
+/**
+ * Whether the child may use screens now, as the contract words it: her own day, consumption
+ * allowed today, and minutes left or a session running (the last minute of a session can read 0
+ * left while it still runs). Read from one reading of today: it changes at the next reading.
+ */
+export function screenTimeAllowed(today: TodayPayload): boolean {
+  const running = today.session?.running === true;
+  return today.isMyDay && today.consumableToday && (today.minutesRemaining > 0 || running);
 }
 
 /**

@@ -48,7 +48,7 @@ export class EntityNames {
     return this.bridge("status");
   }
 
-  /** The bus event each journal fact fires. */
+  /** The bus event each fact fires (of the journal, or derived from a child's day). */
   get eventType(): string {
     return `${this.prefix}_event`;
   }
@@ -56,6 +56,16 @@ export class EntityNames {
   /** What a child's delivery record (an input_text helper) is named from at creation. */
   get recordPrefix(): string {
     return `${this.prefix}_delivery_`;
+  }
+
+  /** The same for the record of the facts derived from her day's readings (delivery-stream.ts). */
+  get derivedRecordPrefix(): string {
+    return `${this.prefix}_delivery_derived_`;
+  }
+
+  /** The id of the helper that says which bridge publishes to this Home Assistant (household-lease.ts). */
+  get leaseHelper(): string {
+    return `${this.prefix}_bridge_lease`;
   }
 }
 

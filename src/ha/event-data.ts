@@ -2,7 +2,7 @@ import { isDerived } from "../engine/derived-facts.js";
 import type { FactDelivery } from "../engine/sink.js";
 import type { ChildIdentity } from "./entities.js";
 
-/** The bus event type of the contract; the bridge fires its EntityNames' eventType, once per journal fact. */
+/** The bus event type of the contract; the bridge fires its EntityNames' eventType, once per fact. */
 export { EVENT_TYPE } from "./entity-names.js";
 
 /**

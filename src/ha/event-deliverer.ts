@@ -12,6 +12,7 @@ import type { Logger } from "../log/logger.js";
 import type { HaConnection } from "./connection.js";
 import { DeliveryRecords } from "./delivery-records.js";
 import { deliveryScript, readDeliveryResult } from "./delivery-script.js";
+import { type DeliveryStream, streamOf } from "./delivery-stream.js";
 import type { ChildIdentity } from "./entities.js";
 import type { EntityNames } from "./entity-names.js";
 import type { EntityPublisher } from "./entity-publisher.js";
@@ -32,11 +33,12 @@ export interface EventDelivererOptions {
 }
 
 /**
- * Delivers journal facts to Home Assistant as bus events (the names' event type), each exactly
- * once through restarts of either side: a script fires the event and records the fact in the
- * child's delivery record in one run (delivery-script.ts), and the script's result is the
- * acknowledgement. After Home Assistant died with facts it had answered but not saved, those go
- * again, marked redelivered (recent-deliveries.ts).
+ * Delivers facts to Home Assistant as bus events (the names' event type), each exactly once
+ * through restarts of either side: a script fires the event and records the fact in the child's
+ * delivery record of its stream (her journal's, or her derived facts': delivery-stream.ts) in one
+ * run (delivery-script.ts), and the script's result is the acknowledgement. After Home Assistant
+ * died with facts it had answered but not saved, those go again, marked redelivered
+ * (recent-deliveries.ts).
  */
 export class EventDeliverer {
   readonly #connection: HaConnection;
@@ -44,7 +46,7 @@ export class EventDeliverer {
   readonly #names: EntityNames;
   readonly #logger: Logger;
   readonly #identityOf: (child: ChildRef) => ChildIdentity;
-  /** The children's delivery records (input_text helpers), which the sink keeps in step. */
+  /** The children's delivery records (input_text helpers, two each), which the sink keeps in step. */
   readonly records: DeliveryRecords;
   /** Facts answered lately: a crash of Home Assistant may have taken what they set off. */
   readonly #recent: RecentDeliveries;
@@ -85,7 +87,7 @@ export class EventDeliverer {
       });
     }
     const identity = this.#identityOf(child);
-    const record = await this.#recordOf(child);
+    const record = await this.#recordOf(child, streamOf(delivery.event));
     try {
       if (!record) {
         // No record to ask (no input_text): a fact in doubt goes again, marked, rather than lost.
@@ -125,11 +127,12 @@ export class EventDeliverer {
   }
 
   /**
-   * The child's delivery record as Home Assistant holds it now: the id of the last fact fired and
-   * when the record last changed (record-recovery.ts); `unknown` when it cannot keep records.
+   * The child's journal record as Home Assistant holds it now: the id of the last journal fact
+   * fired and when the record last changed (record-recovery.ts); `unknown` when it cannot keep
+   * records.
    */
   async readRecord(child: ChildRef): Promise<DeliveryRecordReading> {
-    const record = await this.#recordOf(child);
+    const record = await this.#recordOf(child, "journal");
     if (!record) return { kind: "unknown" };
     let states: Array<{ entity_id: string; state: string; last_updated: string }>;
     try {
@@ -145,25 +148,25 @@ export class EventDeliverer {
   }
 
   /**
-   * After a reconnection, before facts flow: when a child's record is behind the facts Home
-   * Assistant answered just before the link dropped, it died without saving them, and perhaps
-   * before what they set off had run: those facts go again, marked redelivered, in their order
-   * (recent-deliveries.ts). A record that names the last fact answered means nothing was lost.
+   * After a reconnection, before facts flow: when a child's record (of either stream) is behind the
+   * facts Home Assistant answered just before the link dropped, it died without saving them, and
+   * perhaps before what they set off had run: those facts go again, marked redelivered, in their
+   * order (recent-deliveries.ts). A record that names the last fact answered means nothing was lost.
    */
   async redeliverAfterCrash(): Promise<void> {
-    const children = this.#recent.childrenInDoubt();
-    if (children.length > 0) {
+    const inDoubt = this.#recent.recordsInDoubt();
+    if (inDoubt.length > 0) {
       const states = await this.#connection.command<Array<{ entity_id: string; state: string }>>({
         type: "get_states",
       });
-      for (const child of children) {
-        const record = await this.#recordOf(child);
+      for (const { child, stream } of inDoubt) {
+        const record = await this.#recordOf(child, stream);
         if (!record) continue;
         const recorded = states.find((state) => state.entity_id === record)?.state;
-        const owed = this.#recent.owed(child.id, recorded);
+        const owed = this.#recent.owed(child.id, stream, recorded);
         if (owed.length === 0) continue;
         this.#logger.warn(
-          { child: child.firstName, facts: owed.length },
+          { child: child.firstName, facts: owed.length, stream },
           "Home Assistant restarted without the last facts it had answered: sent again, marked redelivered",
         );
         for (const { delivery } of owed) {
@@ -207,9 +210,9 @@ export class EventDeliverer {
     return result;
   }
 
-  /** The child's delivery record; undefined only when Home Assistant cannot keep one. */
-  async #recordOf(child: ChildRef): Promise<string | undefined> {
-    const known = this.records.entityFor(child.id);
+  /** The child's delivery record of `stream`; undefined only when Home Assistant cannot keep one. */
+  async #recordOf(child: ChildRef, stream: DeliveryStream): Promise<string | undefined> {
+    const known = this.records.entityFor(child.id, stream);
     if (known || this.records.supported === false) return known;
     let supported: boolean;
     try {
@@ -217,7 +220,7 @@ export class EventDeliverer {
     } catch (error) {
       throw new NotDeliveredError(`the delivery record could not be set up: ${(error as Error).message}`);
     }
-    const record = this.records.entityFor(child.id);
+    const record = this.records.entityFor(child.id, stream);
     if (!record && supported)
       throw new NotDeliveredError("the delivery record was not found in Home Assistant's entity registry");
     return record;

@@ -60,9 +60,10 @@ export const LAST_READ_REFRESH_MS = 10 * 60_000;
 
 /**
  * Publishes what the engine reads into Home Assistant: the children's and the bridge's entities
- * (REST-made states, or registry entities through MQTT: the entity publisher), and journal facts
- * as `reward_facts_event` bus events, exactly once (event-deliverer.ts). Keeps them in step with
- * Home Assistant's restarts, and the notifications and the dashboard with them.
+ * (REST-made states, or registry entities through MQTT: the entity publisher), and facts (of the
+ * journal, and derived from the children's days) as `reward_facts_event` bus events, exactly once
+ * (event-deliverer.ts). Keeps them in step with Home Assistant's restarts, and the notifications
+ * and the dashboard with them.
  */
 export class HaSink implements Sink {
   readonly #logger: Logger;
@@ -217,6 +218,7 @@ export class HaSink implements Sink {
     return this.#events.deliver(child, delivery);
   }
 
+  /** The child's journal record: record-recovery.ts looks for the fact it names in the journal. */
   async readDeliveryRecord(child: ChildRef): Promise<DeliveryRecordReading> {
     if (!this.#connection.ready) throw new NotDeliveredError("Home Assistant is not ready");
     return this.#events.readRecord(child);

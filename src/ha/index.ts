@@ -3,7 +3,9 @@
 // Shown: the sink the app wires (homeAssistantSink) and what it is given: the broker, which the
 // add-on asks the Supervisor for (the MQTT wing's lookup); how long the store keeps the facts sent
 // lately (REDELIVERY_WINDOW_MS); where the children's slugs are kept (SlugMemory). The names the
-// contract fixes (the event type, the notifications' ids). `npm run dashboard`'s one-shot dashboard.
+// contract fixes (the event type, the notifications' ids). The household lease (one bridge per
+// household), held before anything is published. `npm run dashboard`'s one-shot dashboard. The
+// blueprints' words in each language (`npm run blueprints` writes the translated copies).
 //
 // Withheld: how it talks to Home Assistant (the websocket connection, the REST writer, the MQTT
 // link and discovery), the mapping of facts to entities, the delivery script and records, the
@@ -24,11 +26,19 @@ export {
   writeDashboardOnce,
 } from "./dashboard/dashboard-once.js";
 export { EVENT_TYPE } from "./event-data.js";
+export { type HeldLease, holdHouseholdLease, LeaseLostError } from "./household-lease.js";
 export type { BrokerAddress } from "./mqtt/mqtt-link.js";
 export type { SupervisorAccess } from "./mqtt/supervisor-broker.js";
-export { BROKER_NOTIFICATION_ID, TOKEN_NOTIFICATION_ID } from "./notifications.js";
+export {
+  ANOTHER_BRIDGE_NOTIFICATION_ID,
+  BROKER_NOTIFICATION_ID,
+  TOKEN_NOTIFICATION_ID,
+} from "./notifications.js";
 export { REDELIVERY_WINDOW_MS } from "./recent-deliveries.js";
+export { type RemovalOptions, removeFromHomeAssistant } from "./removal.js";
+export type { RemovalResult } from "./removal-plan.js";
 export type { SlugMemory } from "./settled-slugs.js";
+export { type BlueprintTexts, blueprintLanguages } from "./texts/texts.js";
 
 export interface HomeAssistantTargetOptions {
   url: string;

@@ -3,6 +3,14 @@ import { fill, type Texts } from "./texts/texts.js";
 
 export const TOKEN_NOTIFICATION_ID = "reward_facts_token";
 export const BROKER_NOTIFICATION_ID = "reward_facts_mqtt";
+/** Another bridge already publishes to this Home Assistant (household-lease.ts). */
+export const ANOTHER_BRIDGE_NOTIFICATION_ID = "reward_facts_another_bridge";
+/** Every notification the bridge may raise: what its removal dismisses. */
+export const BRIDGE_NOTIFICATION_IDS = [
+  TOKEN_NOTIFICATION_ID,
+  BROKER_NOTIFICATION_ID,
+  ANOTHER_BRIDGE_NOTIFICATION_ID,
+] as const;
 
 /** Calls a Home Assistant service (REST or websocket, whichever the publisher has). */
 export type ServiceCaller = (domain: string, service: string, data: Record<string, unknown>) => Promise<void>;

@@ -1,5 +1,6 @@
 import type { ChildRef, FactDelivery } from "../engine/sink.js";
 import { notedAt, type RecentDelivery, type RecentDeliveryHistory } from "../engine/storage.js";
+import { type DeliveryStream, streamKey, streamOf } from "./delivery-stream.js";
 
 /*
  * Home Assistant answers a delivery once it has fired the event; what the event sets off runs
@@ -14,6 +15,9 @@ import { notedAt, type RecentDelivery, type RecentDeliveryHistory } from "../eng
  * the drop took (a stop that ends the link while the fact's script has just run). The record is
  * then not behind at all, and nothing answered before it is owed.
  *
+ * All of it per child and stream (delivery-stream.ts): each stream has its own record, which names
+ * the last fact of that stream only.
+ *
  * Kept in the data directory too (RecentDeliveryHistory, a port of engine/storage.ts that src/store
  * implements): a bridge that died together with Home Assistant (both SIGKILLed, the host's OOM
  * killer) starts with them in doubt since its last note, and the same check of the records then
@@ -21,7 +25,7 @@ import { notedAt, type RecentDelivery, type RecentDeliveryHistory } from "../eng
  * sent, and sends nothing again.
  *
  * Once the window has passed, a fact can no longer be owed by any drop: a sweep a window after the
- * answers forgets it (each child's last fact stays), here and in the history. Without it, a
+ * answers forgets it (the last fact of each child's stream stays), here and in the history. Without it, a
  * catch-up's facts (up to 1,000 a child) stayed in memory until the child's next fact, hours later
  * on a quiet evening: 0.56 KiB each, both copies (900 sample facts, heap used after a full GC).
  */
@@ -30,14 +34,21 @@ import { notedAt, type RecentDelivery, type RecentDeliveryHistory } from "../eng
 export const REDELIVERY_WINDOW_MS = 30_000;
 /** How long after the window a sweep comes: a fact noted just as the window ends is out by then. */
 const SWEEP_SLACK_MS = 1_000;
-/** At most this many facts kept per child (a catch-up can send hundreds a second). */
+/** At most this many facts kept per child and stream (a catch-up can send hundreds a second). */
 const PER_CHILD_LIMIT = 1_000;
 
-/** The facts sent to Home Assistant lately, per child, in the order they were first sent. */
+/** A child's record of one stream, whose facts may be owed after a drop. */
+export interface RecordInDoubt {
+  child: ChildRef;
+  stream: DeliveryStream;
+}
+
+/** The facts sent to Home Assistant lately, per child and stream, in the order they were first sent. */
 export class RecentDeliveries {
   readonly #windowMs: number;
   readonly #history: RecentDeliveryHistory | undefined;
-  readonly #byChild = new Map<string, RecentDelivery[]>();
+  /** By child and stream (streamKey). */
+  readonly #byRecord = new Map<string, RecentDelivery[]>();
   /** The earliest drop of the link not yet followed by a check of the records. */
   #droppedAt: number | undefined;
   /** The sweep to come, while facts beyond each child's last are kept. */
@@ -48,9 +59,10 @@ export class RecentDeliveries {
     this.#history = history;
     let lastNote = Number.NEGATIVE_INFINITY;
     for (const entry of history?.load() ?? []) {
-      const entries = this.#byChild.get(entry.child.id) ?? [];
+      const key = keyOf(entry);
+      const entries = this.#byRecord.get(key) ?? [];
       entries.push({ ...entry });
-      this.#byChild.set(entry.child.id, entries);
+      this.#byRecord.set(key, entries);
       lastNote = Math.max(lastNote, notedAt(entry));
     }
     // The previous run's link ended with that run, at its last note or later. Taken as the drop,
@@ -59,10 +71,10 @@ export class RecentDeliveries {
     if (Number.isFinite(lastNote)) this.#droppedAt = lastNote;
   }
 
-  /** How many facts are kept, all children together. */
+  /** How many facts are kept, all children and streams together. */
   get size(): number {
     let total = 0;
-    for (const entries of this.#byChild.values()) total += entries.length;
+    for (const entries of this.#byRecord.values()) total += entries.length;
     return total;
   }
 
@@ -97,24 +109,27 @@ export class RecentDeliveries {
     this.#sweepLater();
   }
 
-  /** The children with facts answered within the window before the unsettled drop. */
-  childrenInDoubt(): ChildRef[] {
+  /** The children's records with facts answered within the window before the unsettled drop. */
+  recordsInDoubt(): RecordInDoubt[] {
     const droppedAt = this.#droppedAt;
     if (droppedAt === undefined) return [];
-    return [...this.#byChild.values()]
+    return [...this.#byRecord.values()]
       .filter((entries) => entries.some((entry) => owedIfBehind(entry, droppedAt, this.#windowMs)))
-      .flatMap((entries) => entries.slice(0, 1).map((entry) => entry.child));
+      .flatMap((entries) =>
+        entries.slice(0, 1).map((entry) => ({ child: entry.child, stream: streamOf(entry.delivery.event) })),
+      );
   }
 
   /**
-   * What to send again for a child whose record, after the drop, names `recordedFactId`: the facts
-   * answered within the window before the drop that were sent after the recorded one; none when
-   * the record names the last fact sent (Home Assistant kept everything: no crash, or a clean
-   * stop), all of them when it names none of the facts kept (a record older than the window).
+   * What to send again of a child's `stream` whose record, after the drop, names `recordedFactId`:
+   * the facts of the stream answered within the window before the drop that were sent after the
+   * recorded one; none when the record names the last fact sent (Home Assistant kept everything: no
+   * crash, or a clean stop), all of them when it names none of the facts kept (a record older than
+   * the window).
    */
-  owed(childId: string, recordedFactId: string | undefined): RecentDelivery[] {
+  owed(childId: string, stream: DeliveryStream, recordedFactId: string | undefined): RecentDelivery[] {
     const droppedAt = this.#droppedAt;
-    const entries = this.#byChild.get(childId) ?? [];
+    const entries = this.#byRecord.get(streamKey(childId, stream)) ?? [];
     if (droppedAt === undefined || entries.length === 0) return [];
     const recorded = entries.findIndex((entry) => entry.delivery.event.id === recordedFactId);
     return entries.filter(
@@ -123,19 +138,20 @@ export class RecentDeliveries {
   }
 
   /**
-   * Forgets the facts no drop from now on can owe: noted before the window, other than each child's
-   * last. Nothing goes while a drop is unsettled (what it may owe stays until it is settled).
+   * Forgets the facts no drop from now on can owe: noted before the window, other than the last of
+   * each child's stream. Nothing goes while a drop is unsettled (what it may owe stays until it is
+   * settled).
    */
   forgetAged(at = Date.now()): void {
     if (this.#droppedAt !== undefined) return;
     const oldest = at - this.#windowMs;
-    for (const [childId, entries] of this.#byChild) this.#byChild.set(childId, withinWindow(entries, oldest));
+    for (const [key, entries] of this.#byRecord) this.#byRecord.set(key, withinWindow(entries, oldest));
     this.#history?.forget(oldest);
   }
 
   /** A sweep a window from now (unless one is to come), while more than the last facts are kept. */
   #sweepLater(): void {
-    if (this.#sweep || this.size <= this.#byChild.size) return;
+    if (this.#sweep || this.size <= this.#byRecord.size) return;
     this.#sweep = setTimeout(() => {
       this.#sweep = undefined;
       this.forgetAged();
@@ -145,19 +161,27 @@ export class RecentDeliveries {
     this.#sweep.unref();
   }
 
-  /** The child's entry for `delivery`, added last if new; entries out of the window are dropped. */
+  /**
+   * The entry for `delivery`, added last to its child's stream if new; entries out of the window
+   * are dropped.
+   */
   #entry(child: ChildRef, delivery: FactDelivery, at: number): RecentDelivery {
     // While a drop is unsettled, what it may owe stays, however long the check takes.
     const oldest = Math.min(at, this.#droppedAt ?? at) - this.#windowMs;
-    const kept = withinWindow(this.#byChild.get(child.id) ?? [], oldest);
+    const key = streamKey(child.id, streamOf(delivery.event));
+    const kept = withinWindow(this.#byRecord.get(key) ?? [], oldest);
     let entry = kept.find((candidate) => candidate.delivery.event.id === delivery.event.id);
     if (!entry) {
       entry = { child, delivery, sentAt: at, answeredAt: undefined };
       kept.push(entry);
     }
-    this.#byChild.set(child.id, kept.slice(-PER_CHILD_LIMIT));
+    this.#byRecord.set(key, kept.slice(-PER_CHILD_LIMIT));
     return entry;
   }
+}
+
+function keyOf(entry: RecentDelivery): string {
+  return streamKey(entry.child.id, streamOf(entry.delivery.event));
 }
 
 /** The entries noted since `oldest`, and the last one whatever its age: the record may name it. */

@@ -3,7 +3,7 @@ import type { Child } from "../api/schemas.js";
 /**
  * The longest slug the bridge makes: Home Assistant holds an entity id to 255 characters, and a
  * child's ids add the domain, the prefix and the entity's key around it (`binary_sensor.` …
- * `_consumable_today`, and the demo's longer prefix).
+ * `_screen_time_allowed`, and the demo's longer prefix).
  */
 export const MAX_SLUG_LENGTH = 64;
 

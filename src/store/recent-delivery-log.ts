@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { isDerived } from "../engine/derived-facts.js";
 import { notedAt, type RecentDelivery, type RecentDeliveryHistory } from "../engine/storage.js";
 import type { Logger } from "../log/logger.js";
 import { AppendLog } from "./append-log.js";
@@ -13,7 +14,10 @@ export interface RecentDeliveryLogOptions {
 export const RECENT_DELIVERY_LOG_FILE = "recent-deliveries.log";
 /** Rewrite the file (keeping only what still matters) after this many appended lines. */
 const REWRITE_AFTER = 500;
-/** At most this many facts kept per child, as in memory (a catch-up can send hundreds a second). */
+/**
+ * At most this many facts kept per child and stream, as in memory (a catch-up can send hundreds a
+ * second).
+ */
 const PER_CHILD_LIMIT = 1_000;
 
 /**
@@ -23,7 +27,9 @@ const PER_CHILD_LIMIT = 1_000;
  * delivered-events log): `{"sent":…}` with the child and the fact, `{"answered":…}` with their
  * ids. Rewritten with only what falls within the window before the latest note, measured from the
  * notes and not from now: a bridge that comes back after an hour still finds the last moments of
- * the run before.
+ * the run before. A child's facts form two streams, her journal's and those derived from her day
+ * (`derived: true`), each checked against a record of its own in Home Assistant: each keeps its
+ * own last fact and its own limit.
  */
 export class RecentDeliveryLog implements RecentDeliveryHistory {
   readonly #log: AppendLog;
@@ -130,22 +136,28 @@ export class RecentDeliveryLog implements RecentDeliveryHistory {
     }
   }
 
-  /** Keeps, per child, its last fact and those noted within keepMs of the latest note, in order. */
+  /**
+   * Keeps, per child and stream, its last fact and those noted within keepMs of the latest note, in
+   * order.
+   */
   #rewrite(): void {
     const entries = [...this.#entries.values()];
     const latest = entries.reduce((max, entry) => Math.max(max, notedAt(entry)), Number.NEGATIVE_INFINITY);
     const since = sinceOrLast(entries, latest - this.#keepMs);
     const kept = entries.filter((entry) => since.has(entry));
-    // The newest PER_CHILD_LIMIT of each child: the older ones beyond are skipped, in order.
+    // The newest PER_CHILD_LIMIT of each child's stream: the older ones beyond are skipped, in order.
     const beyondLimit = new Map<string, number>();
-    for (const entry of kept)
-      beyondLimit.set(entry.child.id, (beyondLimit.get(entry.child.id) ?? -PER_CHILD_LIMIT) + 1);
+    for (const entry of kept) {
+      const stream = streamKeyOf(entry);
+      beyondLimit.set(stream, (beyondLimit.get(stream) ?? -PER_CHILD_LIMIT) + 1);
+    }
     this.#entries.clear();
     const lines: string[] = [];
     for (const entry of kept) {
-      const skip = beyondLimit.get(entry.child.id) ?? 0;
+      const stream = streamKeyOf(entry);
+      const skip = beyondLimit.get(stream) ?? 0;
       if (skip > 0) {
-        beyondLimit.set(entry.child.id, skip - 1);
+        beyondLimit.set(stream, skip - 1);
         continue;
       }
       this.#entries.set(keyOf(entry.child.id, entry.delivery.event.id), entry);
@@ -157,10 +169,20 @@ export class RecentDeliveryLog implements RecentDeliveryHistory {
   }
 }
 
-/** Of `entries` (all children's, in order), those noted since `before` and each child's last. */
+/**
+ * Of `entries` (all children's, in order), those noted since `before` and the last of each child's
+ * stream (its record may name it).
+ */
 function sinceOrLast(entries: readonly RecentDelivery[], before: number): Set<RecentDelivery> {
-  const lastOf = new Map(entries.map((entry) => [entry.child.id, entry]));
-  return new Set(entries.filter((entry) => entry === lastOf.get(entry.child.id) || notedAt(entry) >= before));
+  const lastOf = new Map(entries.map((entry) => [streamKeyOf(entry), entry]));
+  return new Set(
+    entries.filter((entry) => entry === lastOf.get(streamKeyOf(entry)) || notedAt(entry) >= before),
+  );
+}
+
+/** The child's stream an entry belongs to: her journal's, or her derived facts'. */
+function streamKeyOf({ child, delivery }: RecentDelivery): string {
+  return `${child.id}\u0000${isDerived(delivery.event) ? "derived" : "journal"}`;
 }
 
 function sentLine({ child, delivery, sentAt }: RecentDelivery): string {

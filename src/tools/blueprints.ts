@@ -9,7 +9,7 @@ import { parseArgs } from "node:util";
 import { isScalar } from "yaml";
 import { EXIT_USAGE, usageLine } from "../cli-usage.js";
 import { EXIT_FAILURE, EXIT_OK } from "../exit-codes.js";
-import { type BlueprintTexts, blueprintLanguages } from "../ha/texts/texts.js";
+import { type BlueprintTexts, blueprintLanguages } from "../ha/index.js";
 import { parseHaYaml, parseHaYamlDocument } from "./ha-yaml.js";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");

@@ -30,6 +30,7 @@ describe("standalone configuration from the environment", () => {
       minutes_low_thresholds: [10, 5],
       publish: "auto",
       dashboard: false,
+      remove_from_home_assistant: false,
       log_level: "info",
     });
     expect(config).toMatchObject({

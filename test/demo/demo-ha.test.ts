@@ -122,7 +122,14 @@ describe(`the demo publishing to a real Home Assistant ${version}`, () => {
       reason: "no rules synced yet",
     });
     expect(during.has("sensor.reward_facts_demo_status")).toBe(true);
-    expect((await demoRecords()).length).toBeGreaterThanOrEqual(2);
+    // Two per child: her journal's, and her derived facts'.
+    const records = (await demoRecords()).map((entry) => entry.unique_id);
+    expect(
+      records.filter((id) => id.startsWith("reward_facts_demo_delivery_derived_")).length,
+    ).toBeGreaterThanOrEqual(2);
+    expect(
+      records.filter((id) => !id.startsWith("reward_facts_demo_delivery_derived_")).length,
+    ).toBeGreaterThanOrEqual(2);
     // Its dashboard, for its own children, beside whatever the house has.
     await ha.waitFor(async () => (await demoDashboards()).length === 1, {
       timeoutMs: 15_000,

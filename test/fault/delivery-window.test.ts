@@ -7,10 +7,12 @@ import {
   type DeliveryRig,
   type HomeAssistantInstance,
   loggedEventIds,
+  loggedEvents,
   startDeliveryRig,
   testedHomeAssistantVersion,
 } from "../lab/index.js";
 import { BridgeProcess } from "../support/bridge-process.js";
+import { oneDayAhead } from "../support/household-days.js";
 
 const version = testedHomeAssistantVersion();
 
@@ -19,7 +21,8 @@ const version = testedHomeAssistantVersion();
 // - after_claim: the fact is noted as being sent, and has not left. After the restart it must
 //   arrive, once, and as news (not marked redelivered: Home Assistant never had it).
 // - before_ack: Home Assistant has fired the fact and answered; the bridge dies before noting
-//   the answer. After the restart it must not be fired again.
+//   the answer. After the restart it must not be fired again. A fact derived from the child's day
+//   neither, whatever journal fact goes first after the restart (each stream has its own record).
 
 let rig: DeliveryRig | undefined;
 let ha: HomeAssistantInstance;
@@ -43,6 +46,7 @@ async function bridgeEnv(childName: string): Promise<{ env: Record<string, strin
     REWARD_FACTS_API_TOKEN: sim.tokens.household,
     REWARD_FACTS_API_BASE_URL: sim.url,
     REWARD_FACTS_EVENTS_INTERVAL_SECONDS: "10",
+    REWARD_FACTS_TODAY_INTERVAL_SECONDS: "15",
     REWARD_FACTS_CHILDREN: child.id,
     REWARD_FACTS_DATA_DIR: join(await mkdtemp(join(tmpdir(), "rf-window-")), "data"),
     HA_URL: ha.url,
@@ -52,10 +56,15 @@ async function bridgeEnv(childName: string): Promise<{ env: Record<string, strin
 }
 
 /** Runs the bridge until it pauses at `moment` for the fact, then SIGKILLs it there. */
-async function killAt(moment: "after_claim" | "before_ack", env: Record<string, string>, factId: string) {
+async function killAt(
+  moment: "after_claim" | "before_ack",
+  env: Record<string, string>,
+  factId: string | ((run: BridgeProcess) => Promise<string>),
+) {
   const run = new BridgeProcess({ ...env, REWARD_FACTS_TEST_PAUSE: `${moment}:60000` }).start();
   runs.push(run);
-  await ha.waitFor(() => run.text().includes("test pause in a delivery") && run.text().includes(factId), {
+  const id = typeof factId === "string" ? factId : await factId(run);
+  await ha.waitFor(() => run.text().includes("test pause in a delivery") && run.text().includes(id), {
     timeoutMs: 60_000,
     description: `the bridge paused ${moment}`,
   });
@@ -70,7 +79,7 @@ async function restartUntilLogged(env: Record<string, string>, factId: string, s
   if (says)
     await ha.waitFor(() => run.text().includes(says), {
       timeoutMs: 60_000,
-      description: `the bridge saying "${says}"`,
+      description: () => `the bridge saying "${says}"; it said:\n${run.text()}`,
     });
   // Two more poll rounds: a repeat would come in them.
   await new Promise((resolve) => setTimeout(resolve, 22_000));
@@ -107,4 +116,40 @@ describe(`a kill inside a delivery, on Home Assistant ${version}`, () => {
     await restartUntilLogged(env, fact.id, "had arrived already");
     expect((await loggedEventIds(ha)).filter((id) => id === fact.id)).toHaveLength(1);
   }, 180_000);
+
+  it("a derived fact, after Home Assistant fired it, before the answer was noted: not fired again", async () => {
+    // One household day for the scene: a new one would bring its own facts (day_started).
+    await oneDayAhead(sim.timeZone, 180_000);
+    const { env, childId } = await bridgeEnv("Gaspard");
+    const [behavior] = sim.behaviors(childId);
+    if (!behavior) throw new Error("a child of the simulator has behaviors");
+    const declared = async () =>
+      (await loggedEvents(ha)).filter(
+        (data) => data.type === "behavior_declared" && data.child_id === childId,
+      );
+    await killAt("before_ack", env, async () => {
+      // Her day read once (a first reading makes no fact); then she declares a behavior in the app.
+      await ha.waitFor(() => ha.getState("sensor.reward_facts_gaspard_minutes_remaining"), {
+        timeoutMs: 60_000,
+        description: "Gaspard's day read",
+      });
+      sim.declareBehavior(childId, behavior.id);
+      const [fired] = await ha.waitFor(
+        async () => {
+          const found = await declared();
+          return found.length > 0 ? found : undefined;
+        },
+        { timeoutMs: 60_000, description: "behavior_declared fired" },
+      );
+      return String(fired?.event_id);
+    });
+    const [fired] = await declared();
+    expect(fired).toMatchObject({ derived: true, behavior_id: behavior.id, redelivered: false });
+    // A journal fact to go first after the restart: the journal's record then names it, and only
+    // the derived facts' own record still tells that the declared behavior arrived.
+    const cheer = sim.addEvent(childId, { type: "cheer_sent", cheer: "seen" });
+    await restartUntilLogged(env, cheer.id, "had arrived already");
+    expect(await declared()).toHaveLength(1);
+    expect((await loggedEventIds(ha)).filter((id) => id === cheer.id)).toHaveLength(1);
+  }, 240_000);
 });

@@ -13,6 +13,7 @@ import {
   testedHomeAssistantVersion,
 } from "../lab/index.js";
 import { BridgeProcess } from "../support/bridge-process.js";
+import { oneDayAhead } from "../support/household-days.js";
 
 const version = testedHomeAssistantVersion();
 
@@ -20,7 +21,8 @@ const version = testedHomeAssistantVersion();
 // take what the event set off (a queued automation run) with it, and its delivery records come
 // back from its last save. The facts it answered shortly before it died go again, marked
 // `redelivered`; a clean restart (states saved) sends nothing again. A bridge killed together with
-// Home Assistant finds those facts in its data directory when it starts again.
+// Home Assistant finds those facts in its data directory when it starts again. Facts derived from a
+// child's day (a behavior she declared) are owed the same way, against their own record.
 
 let rig: DeliveryRig | undefined;
 let ha: HomeAssistantInstance;
@@ -43,6 +45,7 @@ async function bridgeEnv(childId: string): Promise<Record<string, string>> {
     REWARD_FACTS_API_TOKEN: sim.tokens.household,
     REWARD_FACTS_API_BASE_URL: sim.url,
     REWARD_FACTS_EVENTS_INTERVAL_SECONDS: "10",
+    REWARD_FACTS_TODAY_INTERVAL_SECONDS: "15",
     REWARD_FACTS_CHILDREN: childId,
     REWARD_FACTS_DATA_DIR: join(await mkdtemp(join(tmpdir(), "rf-ha-crash-")), "data"),
     HA_URL: ha.url,
@@ -147,5 +150,52 @@ describe(`Home Assistant ${version} killed just after it answered facts`, () => 
       [after.id]: [false],
     });
     expect(bridge.text()).not.toContain("Home Assistant restarted without the last facts it had answered");
+  }, 300_000);
+
+  it("gets the derived facts it answered in the last moments again, marked, beside the journal's", async () => {
+    await bridge?.kill();
+    // One household day for the scene: a new one would bring its own facts (day_started).
+    await oneDayAhead(sim.timeZone, 180_000);
+    const child = sim.addChild("Maël", { planned: false });
+    const [early, late] = sim.behaviors(child.id);
+    if (!early || !late) throw new Error("a child of the simulator has behaviors");
+    bridge = new BridgeProcess(await bridgeEnv(child.id)).start();
+    // Her day read once: a first reading makes no fact.
+    await ha.waitFor(() => ha.getState("sensor.reward_facts_mael_minutes_remaining"), { timeoutMs: 60_000 });
+    const declaredId = async (behaviorId: string) =>
+      ha.waitFor(
+        async () =>
+          (await loggedEvents(ha)).find(
+            (data) =>
+              data.type === "behavior_declared" &&
+              data.child_id === child.id &&
+              data.behavior_id === behaviorId,
+          )?.event_id as string | undefined,
+        { timeoutMs: 60_000, description: `behavior ${behaviorId} declared, fired` },
+      );
+    sim.declareBehavior(child.id, early.id);
+    const old = await declaredId(early.id);
+    // Answered longer ago than the window: whatever it set off has long run.
+    await sleep(REDELIVERY_WINDOW_MS + 2_000);
+    sim.declareBehavior(child.id, late.id);
+    const cheer = sim.addEvent(child.id, { type: "cheer_sent", cheer: "super" });
+    const recent = await declaredId(late.id);
+    await waitLogged(cheer.id);
+    await ha.kill();
+    await ha.restart();
+    for (const id of [recent, cheer.id]) await waitLogged(id, 2);
+    expect(await arrivals([old, recent, cheer.id])).toEqual({
+      [old]: [false],
+      [recent]: [false, true],
+      [cheer.id]: [false, true],
+    });
+    expect(bridge.text()).toContain("Home Assistant restarted without the last facts it had answered");
+    // Every arrival of a derived fact says so.
+    const derived = (await loggedEvents(ha)).filter((data) => data.child_id === child.id && data.derived);
+    expect(derived.map((data) => data.type)).toEqual([
+      "behavior_declared",
+      "behavior_declared",
+      "behavior_declared",
+    ]);
   }, 300_000);
 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ApiEvent } from "../../src/api/schemas.js";
+import type { DerivedFact } from "../../src/engine/derived-facts.js";
 import { type FactDelivery, MaybeDeliveredError } from "../../src/engine/sink.js";
 import { recordIdOf } from "../../src/ha/delivery-records.js";
 import { contractNames } from "../../src/ha/entity-names.js";
@@ -39,11 +40,32 @@ function fact(overrides: Partial<ApiEvent> = {}): ApiEvent {
   } as ApiEvent;
 }
 
-function delivery(event: ApiEvent, inDoubt = false, lastReceipt?: string): FactDelivery {
+/**
+ * A fact worked out from the child's day: a behavior she declared. Its id is as long as the
+ * engine's (the behavior's id a UUID): over 100 characters.
+ */
+function derivedFact(): DerivedFact {
+  serial++;
+  const behaviorId = `00000000-0000-4000-9000-${String(serial).padStart(12, "0")}`;
+  return {
+    derived: true,
+    id: `derived:${child.id}:2026-11-23:behavior_declared:${behaviorId}`,
+    childId: child.id,
+    day: "2026-11-23",
+    at: new Date(Date.now() - 5_000).toISOString(),
+    type: "behavior_declared",
+    behaviorId,
+    label: "Homework",
+    mandatory: true,
+  };
+}
+
+function delivery(event: ApiEvent | DerivedFact, inDoubt = false, lastReceipt?: string): FactDelivery {
   return { event, ageSeconds: 5, replayed: false, inDoubt, lastReceipt, uncertain: false };
 }
 
 const recordEntity = `input_text.${recordIdOf(child.id, contractNames)}`;
+const derivedRecordEntity = `input_text.${recordIdOf(child.id, contractNames, "derived")}`;
 
 /**
  * The bus events of one fact, once the first has reached the recorder (its own connection: the
@@ -115,6 +137,79 @@ describe(`the delivery record in Home Assistant ${version}`, () => {
     const fired = await firedFor(lost.id);
     expect(fired).toHaveLength(1);
     expect(fired[0]?.redelivered).toBe(false);
+  });
+
+  it("keeps derived facts in a record of their own, hidden too: the journal's names only journal facts", async () => {
+    const journalFact = fact();
+    await sink.publishEvent(child, delivery(journalFact));
+    const derived = derivedFact();
+    expect(derived.id.length).toBeGreaterThan(100);
+    const outcome = await sink.publishEvent(child, delivery(derived));
+    expect(outcome.receipt).toMatch(/^\d{4}-\d\d-\d\dT/);
+    const record = await ha.getState(derivedRecordEntity);
+    expect(record?.state).toBe(derived.id);
+    expect(record?.attributes.friendly_name).toBe("Reward Facts derived facts record (Inès)");
+    // The engine's receipt for the child's derived facts is their record's stamp.
+    expect(record?.last_updated).toBe(outcome.receipt);
+    const entry = await ha.wsCommand<{ hidden_by: string | null }>({
+      type: "config/entity_registry/get",
+      entity_id: derivedRecordEntity,
+    });
+    expect(entry.hidden_by).toBe("user");
+    // What a bridge that lost its data directory reads, and looks for in the journal.
+    expect((await ha.getState(recordEntity))?.state).toBe(journalFact.id);
+    expect(await sink.readDeliveryRecord(child)).toMatchObject({ kind: "names", factId: journalFact.id });
+    const fired = await firedFor(derived.id);
+    expect(fired).toHaveLength(1);
+    expect(fired[0]).toMatchObject({ type: "behavior_declared", derived: true, redelivered: false });
+  });
+
+  it("does not fire a fact in doubt again when its stream's record shows it arrived, whatever the other stream sent since", async () => {
+    const derived = derivedFact();
+    const { receipt: derivedReceipt } = await sink.publishEvent(child, delivery(derived));
+    // A journal fact went between (the bridge's other job), then the bridge died before noting
+    // the derived fact's answer: it comes again, in doubt.
+    const journalFact = fact();
+    const { receipt: journalReceipt } = await sink.publishEvent(child, delivery(journalFact));
+    expect(await sink.publishEvent(child, delivery(derived, true, derivedReceipt))).toEqual({
+      alreadyDelivered: true,
+    });
+    // And the other way round: a journal fact in doubt after a derived fact went.
+    await sink.publishEvent(child, delivery(derivedFact(), false, derivedReceipt));
+    expect(await sink.publishEvent(child, delivery(journalFact, true, journalReceipt))).toEqual({
+      alreadyDelivered: true,
+    });
+    expect(await firedFor(derived.id)).toHaveLength(1);
+    expect(await firedFor(journalFact.id)).toHaveLength(1);
+  });
+
+  it("widens a record an earlier version left holding 100 characters, keeping its name", async () => {
+    const other = { id: "5b1e7c3a-0000-4000-8000-0000000d0e12", firstName: "Noé" };
+    const helper = recordIdOf(other.id, contractNames, "derived");
+    const settings = async () =>
+      (
+        await ha.wsCommand<Array<{ id: string; name: string; max: number }>>({ type: "input_text/list" })
+      ).find((item) => item.id === helper);
+    const sinkFor = async () => {
+      const made = new HaSink({ url: ha.url, token: ha.token, logger: silentLogger(), requireAdmin: true });
+      await made.open();
+      await made.whenReady(abort.signal);
+      await made.setChildren([other]);
+      return made;
+    };
+    await (await sinkFor()).close();
+    // What the rename of earlier versions did: an update that says nothing of max resets it.
+    await ha.wsCommand({ type: "input_text/update", input_text_id: helper, name: "Kept name" });
+    expect((await settings())?.max).toBe(100);
+    const again = await sinkFor();
+    try {
+      expect(await settings()).toMatchObject({ name: "Kept name", max: 255 });
+      const derived = { ...derivedFact(), childId: other.id };
+      await again.publishEvent(other, delivery(derived));
+      expect((await ha.getState(`input_text.${helper}`))?.state).toBe(derived.id);
+    } finally {
+      await again.close();
+    }
   });
 
   it("passes the family's words through untouched, template-like or number-like", async () => {

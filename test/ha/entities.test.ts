@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ApiEvent } from "../../src/api/schemas.js";
+import type { ApiEvent, TodayPayload } from "../../src/api/schemas.js";
 import {
   type ChildIdentity,
   childEntities,
@@ -74,6 +74,7 @@ describe("childEntities on the household's day", () => {
     ["binary_sensor.reward_facts_lea_consumable_today", "on"],
     ["binary_sensor.reward_facts_lea_mandatory_ok", "off"],
     ["sensor.reward_facts_lea_behaviors", "1"],
+    ["binary_sensor.reward_facts_lea_screen_time_allowed", "on"],
   ])("%s is %s", (entityId, state) => {
     const entity = states.get(entityId);
     expect(entity?.state).toBe(state);
@@ -89,6 +90,17 @@ describe("childEntities on the household's day", () => {
       state_class: "measurement",
       is_my_day: true,
     });
+    // Statistics: the minutes used are summed (their drop to 0 at midnight is a reset); what can
+    // drop mid-day stays a measurement.
+    expect(states.get("sensor.reward_facts_lea_minutes_consumed")?.attributes).toMatchObject({
+      device_class: "duration",
+      unit_of_measurement: "min",
+      state_class: "total_increasing",
+    });
+    expect(states.get("sensor.reward_facts_lea_minutes_unlocked")?.attributes.state_class).toBe(
+      "measurement",
+    );
+    expect(states.get("sensor.reward_facts_lea_points")?.attributes.state_class).toBe("measurement");
     expect(states.get("sensor.reward_facts_lea_points")?.attributes).toMatchObject({
       max_points: 12,
       next_tier_points_needed: 3,
@@ -143,6 +155,29 @@ describe("childEntities on the household's day", () => {
     expect(stopped.get("sensor.reward_facts_lea_session_ends_at")?.state).toBe("unknown");
   });
 
+  // The contract: on when the child may use screens now (own day, consumption allowed, minutes
+  // left or a session running).
+  it.each<[string, Partial<TodayPayload>, "on" | "off"]>([
+    ["minutes left, no session", { session: null, minutesRemaining: 25 }, "on"],
+    ["minutes left, a session running", {}, "on"],
+    ["no minutes left, no session", { session: null, minutesRemaining: 0 }, "off"],
+    [
+      "no minutes left, a session ended",
+      { session: { running: false, minutes: 20 }, minutesRemaining: 0 },
+      "off",
+    ],
+    ["no minutes left, a session still running", { minutesRemaining: 0 }, "on"],
+    ["minutes left, consumption not allowed today", { consumableToday: false }, "off"],
+    [
+      "a session running, consumption not allowed today",
+      { consumableToday: false, minutesRemaining: 0 },
+      "off",
+    ],
+  ])("screen time allowed: %s (%j → %s)", (_case, change, expected) => {
+    const states = byId(childEntities(contractNames, en, lea, { ...today, ...change }, READ_AT));
+    expect(states.get("binary_sensor.reward_facts_lea_screen_time_allowed")?.state).toBe(expected);
+  });
+
   it("keeps attributes small however many behaviors the family has", () => {
     const many = Array.from({ length: 500 }, (_, i) => ({
       id: `b${i}`,
@@ -168,6 +203,10 @@ describe("childEntities on the other household's day", () => {
     expect(states.get("sensor.reward_facts_lea_session_ends_at")?.state).toBe("unknown");
   });
 
+  it("says screen time is not allowed: nothing can be used at this home today", () => {
+    expect(states.get("binary_sensor.reward_facts_lea_screen_time_allowed")?.state).toBe("off");
+  });
+
   it("publishes the same entities as on the household's day", () => {
     expect([...states.keys()].sort()).toEqual(
       [...byId(childEntities(contractNames, en, lea, today, READ_AT)).keys()].sort(),
@@ -178,7 +217,8 @@ describe("childEntities on the other household's day", () => {
 describe("unavailable and status", () => {
   it("marks every entity unavailable with the reason in words, and when it was last read", () => {
     const states = unavailableChildEntities(contractNames, en, lea, "rules_not_synced");
-    expect(states).toHaveLength(12);
+    expect(states).toHaveLength(13);
+    expect(states.map((s) => s.entityId)).toContain("binary_sensor.reward_facts_lea_screen_time_allowed");
     for (const s of states) {
       expect(s.state).toBe("unavailable");
       expect(s.attributes).toMatchObject({
@@ -262,6 +302,7 @@ describe("eventData", () => {
       child_name: "Léa",
       age_seconds: 42,
       replayed: false,
+      derived: false,
       ...specific,
     });
   });
@@ -298,6 +339,12 @@ describe("the names given in Home Assistant", () => {
     ["status", (n) => n.status, "sensor.reward_facts_status", "sensor.reward_facts_demo_status"],
     ["event type", (n) => n.eventType, "reward_facts_event", "reward_facts_demo_event"],
     ["delivery record", (n) => n.recordPrefix, "reward_facts_delivery_", "reward_facts_demo_delivery_"],
+    [
+      "derived facts record",
+      (n) => n.derivedRecordPrefix,
+      "reward_facts_delivery_derived_",
+      "reward_facts_demo_delivery_derived_",
+    ],
   ])("%s: the contract's unchanged, the demo's apart", (_what, name, contract, ofDemo) => {
     expect(name(contractNames)).toBe(contract);
     expect(name(new EntityNames())).toBe(contract);

@@ -50,6 +50,7 @@ const CHILD_KINDS = [
   "binary_sensor.reward_facts_%_consumable_today",
   "binary_sensor.reward_facts_%_mandatory_ok",
   "sensor.reward_facts_%_behaviors",
+  "binary_sensor.reward_facts_%_screen_time_allowed",
 ];
 const entitiesOf = (slug: string) => CHILD_KINDS.map((pattern) => pattern.replace("%", slug));
 
@@ -128,6 +129,7 @@ describe(`the bridge in a real Home Assistant ${version}`, () => {
     });
     expect(fired.data).toEqual({
       type: "cheer_sent",
+      derived: false,
       event_id: fact.id,
       child_id: lea.id,
       at: fact.at,
@@ -202,6 +204,7 @@ describe(`the bridge in a real Home Assistant ${version}`, () => {
     // Written after minutes_remaining, one by one.
     await ha.waitForState(`binary_sensor.reward_facts_${calmChildSlug}_my_day`, "off");
     await ha.waitForState(`sensor.reward_facts_${calmChildSlug}_period`, "unknown");
+    await ha.waitForState(`binary_sensor.reward_facts_${calmChildSlug}_screen_time_allowed`, "off");
   });
 
   it("makes a child without synced rules unavailable, with the reason", async () => {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ChildRef } from "../../src/engine/sink.js";
 import { RecentDeliveries } from "../../src/ha/recent-deliveries.js";
-import { sampleDelivery } from "../support/facts.js";
+import { sampleDelivery, sampleDerivedDelivery } from "../support/facts.js";
 
 const lea: ChildRef = { id: "c-lea", firstName: "Léa" };
 const noah: ChildRef = { id: "c-noah", firstName: "Noah" };
@@ -20,8 +20,8 @@ describe("the facts Home Assistant answered lately", () => {
   it("owes nothing while the link has not dropped", () => {
     const recent = new RecentDeliveries(30_000);
     recent.answered(lea, fact("a"), 1_000);
-    expect(recent.childrenInDoubt()).toEqual([]);
-    expect(recent.owed(lea.id, undefined)).toEqual([]);
+    expect(recent.recordsInDoubt()).toEqual([]);
+    expect(recent.owed(lea.id, "journal", undefined)).toEqual([]);
   });
 
   it("owes, after a drop, what was answered within the window and after the record", () => {
@@ -31,14 +31,14 @@ describe("the facts Home Assistant answered lately", () => {
     recent.answered(lea, fact("c"), 41_000);
     recent.answered(lea, fact("d"), 42_000);
     recent.dropped(50_000);
-    expect(recent.childrenInDoubt()).toEqual([lea]);
+    expect(recent.recordsInDoubt()).toEqual([{ child: lea, stream: "journal" }]);
     // The record restored from an older save: everything in the window goes again, `a` does not.
-    expect(ids(recent.owed(lea.id, "a"))).toEqual(["b", "c", "d"]);
-    expect(ids(recent.owed(lea.id, undefined))).toEqual(["b", "c", "d"]);
+    expect(ids(recent.owed(lea.id, "journal", "a"))).toEqual(["b", "c", "d"]);
+    expect(ids(recent.owed(lea.id, "journal", undefined))).toEqual(["b", "c", "d"]);
     // The record saved after `c`: only what came after it.
-    expect(ids(recent.owed(lea.id, "c"))).toEqual(["d"]);
+    expect(ids(recent.owed(lea.id, "journal", "c"))).toEqual(["d"]);
     // The record names the last fact answered: Home Assistant kept everything.
-    expect(ids(recent.owed(lea.id, "d"))).toEqual([]);
+    expect(ids(recent.owed(lea.id, "journal", "d"))).toEqual([]);
   });
 
   it("owes nothing when the record names the fact whose answer the drop took", () => {
@@ -49,12 +49,12 @@ describe("the facts Home Assistant answered lately", () => {
     roundTrip(recent, "b", 1_020);
     recent.sent(lea, fact("c"), 1_040);
     recent.dropped(1_050);
-    expect(ids(recent.owed(lea.id, "c"))).toEqual([]);
+    expect(ids(recent.owed(lea.id, "journal", "c"))).toEqual([]);
     // The script of `c` never ran, or its record was lost with what came before: as before.
-    expect(ids(recent.owed(lea.id, "b"))).toEqual([]);
-    expect(ids(recent.owed(lea.id, "a"))).toEqual(["b"]);
+    expect(ids(recent.owed(lea.id, "journal", "b"))).toEqual([]);
+    expect(ids(recent.owed(lea.id, "journal", "a"))).toEqual(["b"]);
     // A fact never answered is the engine's to send again (in doubt), not a redelivery.
-    expect(ids(recent.owed(lea.id, undefined))).toEqual(["a", "b"]);
+    expect(ids(recent.owed(lea.id, "journal", undefined))).toEqual(["a", "b"]);
   });
 
   it("keeps the last fact sent however old, so that a record naming it owes nothing", () => {
@@ -64,8 +64,8 @@ describe("the facts Home Assistant answered lately", () => {
     recent.sent(lea, fact("c"), 60_020);
     recent.dropped(120_000);
     // `c` was sent a minute before the drop, and never answered: still the one the record names.
-    expect(ids(recent.owed(lea.id, "c"))).toEqual([]);
-    expect(recent.childrenInDoubt()).toEqual([]);
+    expect(ids(recent.owed(lea.id, "journal", "c"))).toEqual([]);
+    expect(recent.recordsInDoubt()).toEqual([]);
   });
 
   it("leaves out a child whose facts were all answered before the window", () => {
@@ -73,8 +73,8 @@ describe("the facts Home Assistant answered lately", () => {
     recent.answered(lea, fact("a"), 0);
     recent.answered(noah, fact("n"), 45_000);
     recent.dropped(60_000);
-    expect(recent.childrenInDoubt()).toEqual([noah]);
-    expect(recent.owed(lea.id, undefined)).toEqual([]);
+    expect(recent.recordsInDoubt()).toEqual([{ child: noah, stream: "journal" }]);
+    expect(recent.owed(lea.id, "journal", undefined)).toEqual([]);
   });
 
   it("keeps the earliest drop until settled, and a fact sent again keeps its place", () => {
@@ -88,14 +88,47 @@ describe("the facts Home Assistant answered lately", () => {
     recent.answered(lea, fact("b"), 71_000);
     recent.dropped(72_000);
     // Home Assistant kept them (the link failed, Core did not): `c` is still owed, once, in order.
-    expect(ids(recent.owed(lea.id, "b"))).toEqual(["c"]);
+    expect(ids(recent.owed(lea.id, "journal", "b"))).toEqual(["c"]);
     // Core died again: all three, in their order.
-    expect(ids(recent.owed(lea.id, undefined))).toEqual(["a", "b", "c"]);
+    expect(ids(recent.owed(lea.id, "journal", undefined))).toEqual(["a", "b", "c"]);
     expect(recent.unsettled).toBe(true);
     recent.settled();
     expect(recent.unsettled).toBe(false);
-    expect(recent.childrenInDoubt()).toEqual([]);
-    expect(recent.owed(lea.id, undefined)).toEqual([]);
+    expect(recent.recordsInDoubt()).toEqual([]);
+    expect(recent.owed(lea.id, "journal", undefined)).toEqual([]);
+  });
+
+  it("keeps a child's journal and her derived facts apart: each record names its own stream", () => {
+    const recent = new RecentDeliveries(30_000);
+    const derived = (id: string) => sampleDerivedDelivery(lea.id, id);
+    recent.answered(lea, fact("a"), 40_000);
+    recent.answered(lea, derived("derived:x"), 41_000);
+    recent.answered(lea, fact("b"), 42_000);
+    recent.answered(lea, derived("derived:y"), 43_000);
+    recent.dropped(50_000);
+    expect(recent.recordsInDoubt()).toEqual([
+      { child: lea, stream: "journal" },
+      { child: lea, stream: "derived" },
+    ]);
+    // Each record kept its last fact: nothing owed, whatever the other stream sent after it.
+    expect(ids(recent.owed(lea.id, "journal", "b"))).toEqual([]);
+    expect(ids(recent.owed(lea.id, "derived", "derived:y"))).toEqual([]);
+    // Each record restored from an older save: only its own stream's facts go again.
+    expect(ids(recent.owed(lea.id, "journal", "a"))).toEqual(["b"]);
+    expect(ids(recent.owed(lea.id, "derived", "derived:x"))).toEqual(["derived:y"]);
+    expect(ids(recent.owed(lea.id, "derived", undefined))).toEqual(["derived:x", "derived:y"]);
+  });
+
+  it("keeps the last fact of each stream however old", () => {
+    const recent = new RecentDeliveries(30_000);
+    roundTrip(recent, "a", 0);
+    recent.sent(lea, sampleDerivedDelivery(lea.id, "derived:x"), 10);
+    recent.answered(lea, sampleDerivedDelivery(lea.id, "derived:x"), 20);
+    roundTrip(recent, "b", 60_000);
+    recent.dropped(70_000);
+    // The derived record names its last fact, sent before the window: nothing of it is owed.
+    expect(ids(recent.owed(lea.id, "derived", "derived:x"))).toEqual([]);
+    expect(recent.recordsInDoubt()).toEqual([{ child: lea, stream: "journal" }]);
   });
 
   it("forgets what is older than the window as new answers come", () => {
@@ -104,7 +137,7 @@ describe("the facts Home Assistant answered lately", () => {
     recent.answered(lea, fact("b"), 31_000);
     // `a` is gone: a record naming it is not found, and only `b` is owed either way.
     recent.dropped(31_500);
-    expect(ids(recent.owed(lea.id, "a"))).toEqual(["b"]);
+    expect(ids(recent.owed(lea.id, "journal", "a"))).toEqual(["b"]);
   });
 
   describe("a window after the answers", () => {
@@ -134,7 +167,7 @@ describe("the facts Home Assistant answered lately", () => {
       expect(recent.size).toBe(2);
       // The last ones still tell a record naming them that nothing is owed.
       recent.dropped();
-      expect(ids(recent.owed(lea.id, "c-lea-299"))).toEqual([]);
+      expect(ids(recent.owed(lea.id, "journal", "c-lea-299"))).toEqual([]);
       expect(vi.getTimerCount()).toBe(0);
     });
 
@@ -147,7 +180,7 @@ describe("the facts Home Assistant answered lately", () => {
       // Home Assistant takes minutes to come back: its check finds what the drop owes.
       await vi.advanceTimersByTimeAsync(120_000);
       expect(recent.size).toBe(100);
-      expect(ids(recent.owed(lea.id, "c-lea-47"))).toEqual(["c-lea-48", "c-lea-49"]);
+      expect(ids(recent.owed(lea.id, "journal", "c-lea-47"))).toEqual(["c-lea-48", "c-lea-49"]);
       recent.settled();
       await vi.advanceTimersByTimeAsync(31_000);
       expect(recent.size).toBe(2);

@@ -22,6 +22,7 @@ export interface MqttRig {
   stop(): Promise<void>;
 }
 
+/** `homeAssistant`: more of Home Assistant's configuration (the recorder, say). */
 export async function startMqttRig(
   version?: HomeAssistantVersion,
   simulator: SimulatorOptions = { activity: false },

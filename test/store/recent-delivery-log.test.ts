@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { ChildRef } from "../../src/engine/sink.js";
 import { RecentDeliveries } from "../../src/ha/recent-deliveries.js";
 import { RECENT_DELIVERY_LOG_FILE, RecentDeliveryLog } from "../../src/store/recent-delivery-log.js";
-import { sampleDelivery } from "../support/facts.js";
+import { sampleDelivery, sampleDerivedDelivery } from "../support/facts.js";
 import { captureLogger, tempDir, WARN } from "./helpers.js";
 
 const lea: ChildRef = { id: "c-lea", firstName: "Léa" };
@@ -61,14 +61,17 @@ describe("the recent-deliveries log", () => {
     const log = open(dir).log;
     const recent = new RecentDeliveries(WINDOW, log);
     expect(recent.unsettled).toBe(true);
-    expect(recent.childrenInDoubt()).toEqual([lea, noah]);
+    expect(recent.recordsInDoubt()).toEqual([
+      { child: lea, stream: "journal" },
+      { child: noah, stream: "journal" },
+    ]);
     // Home Assistant came back from an older save: what it answered in the window goes again.
-    expect(ids(recent.owed(lea.id, "old"))).toEqual(["a", "b"]);
+    expect(ids(recent.owed(lea.id, "journal", "old"))).toEqual(["a", "b"]);
     // Home Assistant kept everything (the bridge alone was killed): nothing goes again.
-    expect(ids(recent.owed(noah.id, "n"))).toEqual([]);
-    expect(ids(recent.owed(lea.id, "b"))).toEqual([]);
+    expect(ids(recent.owed(noah.id, "journal", "n"))).toEqual([]);
+    expect(ids(recent.owed(lea.id, "journal", "b"))).toEqual([]);
     recent.settled();
-    expect(recent.childrenInDoubt()).toEqual([]);
+    expect(recent.recordsInDoubt()).toEqual([]);
     log.close();
   });
 
@@ -76,7 +79,7 @@ describe("the recent-deliveries log", () => {
     const log = open(await tempDir()).log;
     const recent = new RecentDeliveries(WINDOW, log);
     expect(recent.unsettled).toBe(false);
-    expect(recent.childrenInDoubt()).toEqual([]);
+    expect(recent.recordsInDoubt()).toEqual([]);
     log.close();
   });
 
@@ -146,6 +149,26 @@ describe("the recent-deliveries log", () => {
       Array.from({ length: 1_000 }, (_, i) => `f${i + 5}`),
     );
     expect(ids).toContain("n");
+    loaded.close();
+  });
+
+  it("keeps a child's derived facts apart from her journal: each stream its last fact and its window", async () => {
+    const dir = await tempDir();
+    const log = open(dir).log;
+    const recent = new RecentDeliveries(WINDOW, log);
+    const derived = (id: string) => sampleDerivedDelivery(lea.id, id, "stamp-d");
+    recent.sent(lea, derived("derived:x"), 0);
+    recent.answered(lea, derived("derived:x"), 10);
+    for (let i = 0; i < 400; i++) roundTrip(recent, lea, `f${i}`, 100_000 + i * 1_000);
+    log.close();
+    // Rewritten along the way: the derived record's last fact stays however old, as a child's does.
+    const loaded = open(dir).log;
+    const kept = loaded.load();
+    expect(kept.map((entry) => entry.delivery.event.id)).toEqual([
+      "derived:x",
+      ...Array.from({ length: 31 }, (_, i) => `f${369 + i}`),
+    ]);
+    expect(kept[0]?.delivery).toEqual(derived("derived:x"));
     loaded.close();
   });
 

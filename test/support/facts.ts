@@ -50,3 +50,25 @@ export function sampleDelivery(childId: string, id: string, lastReceipt?: string
     uncertain: false,
   };
 }
+
+/** A fact derived from `childId`'s day (a behavior she declared) on its way to Home Assistant. */
+export function sampleDerivedDelivery(childId: string, id: string, lastReceipt?: string): FactDelivery {
+  return {
+    event: {
+      derived: true,
+      type: "behavior_declared",
+      id,
+      childId,
+      at: "2026-11-23T18:00:00.000Z",
+      day: "2026-11-23",
+      behaviorId: "b2",
+      label: "Homework",
+      mandatory: true,
+    },
+    ageSeconds: 1,
+    replayed: false,
+    inDoubt: false,
+    lastReceipt,
+    uncertain: false,
+  };
+}

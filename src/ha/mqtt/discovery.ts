@@ -1,4 +1,5 @@
 import { apiEventTypes } from "../../api/schemas.js";
+import { derivedFactTypes } from "../../engine/derived-facts.js";
 import {
   type ChildEntityKind,
   childEntityDefinitions,
@@ -44,6 +45,13 @@ export const CHILD_MANUFACTURER = "Household Reward Facts";
 /** The child's diagnostic entity saying whether its facts can be read, and why not. */
 export const READ_STATUS_KEY = "read_status" as const;
 export const JOURNAL_KEY = "journal" as const;
+
+/**
+ * Every type of fact a child's event entity fires and a device trigger is offered for: the
+ * journal's, then those worked out from her day's readings. Home Assistant drops an event whose
+ * type its entity does not list.
+ */
+export const factTypes: readonly string[] = [...apiEventTypes, ...derivedFactTypes];
 
 const origin = (context: DiscoveryContext) => ({
   name: "reward-facts-bridge",
@@ -147,10 +155,10 @@ export function childDiscovery(child: ChildIdentity, context: DiscoveryContext):
       name: context.texts.entities.journal,
       icon: "mdi:star-shooting",
       state_topic: topics.journal,
-      event_types: [...apiEventTypes],
+      event_types: [...factTypes],
     },
   });
-  for (const type of apiEventTypes) {
+  for (const type of factTypes) {
     messages.push({
       topic: discoveryTopic("device_automation", node, `trigger_${type}`),
       payload: {

@@ -24,7 +24,7 @@ export const childTopics = (childId: string) => {
     availability: `${base}/availability`,
     state: (key: string) => `${base}/${key}/state`,
     attributes: (key: string) => `${base}/${key}/attributes`,
-    /** The child's event entity: one message per journal fact. */
+    /** The child's event entity: one message per fact, of the journal or derived. */
     journal: `${base}/journal`,
     /** Device triggers, one topic per fact type. */
     trigger: (type: string) => `${base}/trigger/${type}`,

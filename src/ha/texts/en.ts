@@ -19,6 +19,7 @@ export const en = {
     consumable_today: "Consumable today",
     mandatory_ok: "Mandatory done",
     behaviors: "Behaviors validated",
+    screen_time_allowed: "Screen time allowed",
     read_status: "Read status",
     journal: "Journal",
   },
@@ -66,6 +67,11 @@ export const en = {
       "Standalone: check MQTT_USERNAME and MQTT_PASSWORD (a user of the broker), then restart the bridge. " +
       "In the add-on: restart it (the Supervisor gives it a user of the Mosquitto broker add-on), " +
       "or set its `publish` option to `rest`.",
+    another_bridge_title: "Reward Facts: another bridge already publishes here",
+    another_bridge_message:
+      "Two Reward Facts bridges are set up for this Home Assistant. The one publishing: {holder}. " +
+      "The one waiting, which publishes nothing: {self}. Stop or remove one of them (one bridge per household: " +
+      "the add-on, or a standalone bridge). The waiting one takes over by itself a few minutes after the other stops.",
   },
   dashboard: {
     title: "Rewards",

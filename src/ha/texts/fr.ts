@@ -17,6 +17,7 @@ export const fr: Texts = {
     consumable_today: "Utilisable aujourd'hui",
     mandatory_ok: "Essentiels faits",
     behaviors: "Comportements validés",
+    screen_time_allowed: "Écrans autorisés",
     read_status: "État de lecture",
     journal: "Journal",
   },
@@ -62,6 +63,11 @@ export const fr: Texts = {
       "Hors module complémentaire : vérifiez MQTT_USERNAME et MQTT_PASSWORD (un utilisateur du broker), puis redémarrez le pont. " +
       "Dans le module complémentaire : redémarrez-le (le Supervisor lui donne un utilisateur du broker Mosquitto), " +
       "ou mettez son option `publish` à `rest`.",
+    another_bridge_title: "Reward Facts : un autre pont publie déjà ici",
+    another_bridge_message:
+      "Deux ponts Reward Facts sont installés pour ce Home Assistant. Celui qui publie : {holder}. " +
+      "Celui qui attend, sans rien publier : {self}. Arrêtez ou retirez l'un des deux (un pont par foyer : " +
+      "le module complémentaire, ou un pont autonome). Celui qui attend prend le relais de lui-même quelques minutes après l'arrêt de l'autre.",
   },
   dashboard: {
     title: "Récompenses",

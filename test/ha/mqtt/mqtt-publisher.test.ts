@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiEventTypes } from "../../../src/api/schemas.js";
+import { derivedFactTypes } from "../../../src/engine/derived-facts.js";
 import { childEntityKinds } from "../../../src/ha/catalogue.js";
 import { childEntityId, STATUS_ENTITY_ID } from "../../../src/ha/entity-names.js";
 import type { ApiSimulator } from "../../../src/simulator/index.js";
@@ -154,13 +155,17 @@ describe(`MQTT discovery on Home Assistant ${version}`, () => {
           .map((e) => e.entity_id),
       );
     expect([...onLea].sort()).toEqual(wanted);
+    // A trigger per type of fact: the journal's and those worked out from her day's readings.
+    const factTypes = [...apiEventTypes, ...derivedFactTypes];
     const offered = await ha
       .waitFor(async () => {
         const types = await mqttTriggerTypes(lea?.id);
-        return types.length >= apiEventTypes.length ? types : undefined;
+        return types.length >= factTypes.length ? types : undefined;
       })
       .catch(() => mqttTriggerTypes(lea?.id));
-    expect(offered.sort()).toEqual([...apiEventTypes].sort());
+    expect(offered.sort()).toEqual([...factTypes].sort());
+    const journal = await ha.getState("event.reward_facts_lea_journal");
+    expect(journal?.attributes.event_types).toEqual(factTypes);
   });
 
   it("fires each journal fact once on the child's event entity and once on the bus", async () => {

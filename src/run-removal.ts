@@ -1,0 +1,58 @@
+// The removal step as a run of its own (`--remove`, REWARD_FACTS_REMOVE, the add-on's
+// remove_from_home_assistant): what run-bridge.ts does instead of starting the bridge. It resolves
+// with the exit code main turns into the process's: 0 when everything went, 1 when a kind could
+// not be removed (or Home Assistant could not be reached), 2 when a person must fix something first.
+import type { BridgeConfig } from "./config/load-config.js";
+import { DEMO_ENTITY_PREFIX } from "./demo/demo-config.js";
+import { EXIT_CONFIG, EXIT_FAILURE, EXIT_OK } from "./exit-codes.js";
+import { type BrokerAddress, removeFromHomeAssistant, supervisorBroker } from "./ha/index.js";
+import type { Logger } from "./log/logger.js";
+
+/** However long Home Assistant takes to come up, the removal gives up after this. */
+const REMOVAL_LIMIT_MS = 5 * 60_000;
+
+export async function runRemoval(config: BridgeConfig, logger: Logger, stop: AbortSignal): Promise<number> {
+  const homeAssistant = config.homeAssistant;
+  if (!homeAssistant) {
+    logger.error(
+      "REWARD_FACTS_REMOVE: needs HA_URL and HA_TOKEN (what the bridge made is in Home Assistant)",
+    );
+    return EXIT_CONFIG;
+  }
+  const signal = AbortSignal.any([stop, AbortSignal.timeout(REMOVAL_LIMIT_MS)]);
+  logger.info({ url: homeAssistant.url }, "removing everything the bridge made from Home Assistant");
+  try {
+    const result = await removeFromHomeAssistant({
+      url: homeAssistant.url,
+      token: homeAssistant.token,
+      requireAdmin: homeAssistant.kind === "standalone",
+      broker: await knownBroker(config, signal),
+      logger,
+      besides: [DEMO_ENTITY_PREFIX],
+      signal,
+    });
+    return result.failed.length > 0 ? EXIT_FAILURE : EXIT_OK;
+  } catch (error) {
+    const reason = signal.aborted
+      ? stop.aborted
+        ? "stopped before it was done"
+        : `Home Assistant did not answer within ${REMOVAL_LIMIT_MS / 60_000} minutes`
+      : error instanceof Error
+        ? error.message
+        : String(error);
+    logger.error(`the removal failed: ${reason}; nothing more was removed`);
+    return EXIT_FAILURE;
+  }
+}
+
+/**
+ * The broker whose retained messages go too, whatever the `publish` option says now: the bridge
+ * may have published through it before. A Supervisor that cannot tell fails the removal (run it
+ * again): the broker's configs would bring every device back.
+ */
+async function knownBroker(config: BridgeConfig, signal: AbortSignal): Promise<BrokerAddress | null> {
+  const { broker } = config;
+  if (broker.kind === "url") return broker;
+  if (broker.kind === "none") return null;
+  return supervisorBroker(broker, signal);
+}

@@ -1,0 +1,139 @@
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { connectAsync } from "mqtt";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { STATUS_ENTITY_ID } from "../../src/ha/entity-names.js";
+import {
+  type HomeAssistantInstance,
+  type MqttRig,
+  startMqttRig,
+  testedHomeAssistantVersion,
+} from "../lab/index.js";
+import { BridgeProcess } from "../support/bridge-process.js";
+import { waitFor } from "../support/wait-for.js";
+
+// One bridge per household, with the real bridge's processes against a real Home Assistant and a
+// real Mosquitto: a second bridge beside the first (another data directory) publishes nothing and
+// says so; the first, killed and restarted on its data directory, is not taken for a second one;
+// once the first stops, the second takes over. The second reads the other household's token, so
+// that anything it read or published would show as that household's.
+
+const version = testedHomeAssistantVersion();
+/** Beats of the household lease in this suite (60 s in use): it expires after three. */
+const BEAT_S = 2;
+const REFUSAL = /another Reward Facts bridge already publishes to this Home Assistant/;
+
+let rig: MqttRig;
+let ha: HomeAssistantInstance;
+const runs: BridgeProcess[] = [];
+
+beforeAll(async () => {
+  rig = await startMqttRig(version);
+  ha = rig.ha;
+}, 900_000);
+
+afterAll(async () => {
+  for (const run of runs) await run.kill();
+  await rig?.stop();
+});
+
+function bridge(dataDir: string, extra: Record<string, string> = {}): BridgeProcess {
+  const run = new BridgeProcess({
+    ...rig.bridgeEnv,
+    REWARD_FACTS_EVENTS_INTERVAL_SECONDS: "10",
+    REWARD_FACTS_TODAY_INTERVAL_SECONDS: "15",
+    REWARD_FACTS_PUBLISH: "mqtt",
+    REWARD_FACTS_DATA_DIR: dataDir,
+    REWARD_FACTS_TEST_LEASE_SECONDS: String(BEAT_S),
+    ...extra,
+  }).start();
+  runs.push(run);
+  return run;
+}
+
+/** Retained topics on the broker, as another client reads them. */
+async function retainedTopics(): Promise<string[]> {
+  const reader = await connectAsync(rig.broker.url, { ...rig.user, clientId: `reader-${Date.now()}` });
+  const found = new Set<string>();
+  try {
+    reader.on("message", (topic, _payload, packet) => {
+      if (packet.retain) found.add(topic);
+    });
+    await reader.subscribeAsync("#");
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+  } finally {
+    await reader.endAsync();
+  }
+  return [...found].sort();
+}
+
+async function registered(): Promise<string[]> {
+  const entries = await ha.wsCommand<Array<{ entity_id: string }>>({ type: "config/entity_registry/list" });
+  return entries.map((e) => e.entity_id).filter((id) => id.includes("reward_facts"));
+}
+
+async function notificationIds(): Promise<string[]> {
+  const shown = await ha.wsCommand<Array<{ notification_id: string }>>({
+    type: "persistent_notification/get",
+  });
+  return shown.map((n) => n.notification_id);
+}
+
+const polling = (run: BridgeProcess) =>
+  run.output.filter((line) => line.includes("polling the Reward Facts API")).length;
+
+describe(`one bridge per household, Home Assistant ${version}`, () => {
+  it("refuses a second bridge, restarts the first in place, and hands over when the first stops", async () => {
+    const { sim } = rig;
+    const firstDir = await mkdtemp(join(tmpdir(), "rf-first-"));
+    let first = bridge(firstDir);
+    await ha.waitForState(STATUS_ENTITY_ID, "ok", { timeoutMs: 90_000 });
+
+    // Killed, and restarted on its data directory: the same bridge, publishing again at once.
+    await first.kill();
+    first = bridge(firstDir);
+    await waitFor(() => polling(first) === 1, { timeoutMs: 60_000, description: "the first polls again" });
+    expect(first.text()).not.toMatch(REFUSAL);
+    await ha.waitForState(STATUS_ENTITY_ID, "ok", { timeoutMs: 60_000 });
+
+    const topics = await retainedTopics();
+    const entities = await registered();
+    const secondDir = await mkdtemp(join(tmpdir(), "rf-second-"));
+    const second = bridge(secondDir, { REWARD_FACTS_API_TOKEN: sim.tokens.other });
+    await waitFor(() => REFUSAL.test(second.text()), { timeoutMs: 60_000, description: "the refusal" });
+    await ha.waitFor(async () => (await notificationIds()).includes("reward_facts_another_bridge"), {
+      timeoutMs: 10_000,
+    });
+    const notification = (
+      await ha.wsCommand<Array<{ notification_id: string; message: string }>>({
+        type: "persistent_notification/get",
+      })
+    ).find((n) => n.notification_id === "reward_facts_another_bridge");
+    // Names both: the one publishing (with its process) and the one waiting.
+    expect(notification?.message).toContain(`process ${first.pid}`);
+    expect(notification?.message).toContain(`process ${second.pid}`);
+
+    // Five beats later: still one line, nothing of the second's anywhere, the first still at work.
+    const firstLines = first.output.length;
+    await new Promise((resolve) => setTimeout(resolve, 5 * BEAT_S * 1000));
+    expect(second.output.filter((line) => REFUSAL.test(line))).toHaveLength(1);
+    expect(second.text()).not.toMatch(/connecting to Home Assistant|polling the Reward Facts API/);
+    expect(sim.requests.filter((request) => request.token === "other")).toEqual([]);
+    expect(await retainedTopics()).toEqual(topics);
+    expect(await registered()).toEqual(entities);
+    expect((await ha.getState(STATUS_ENTITY_ID))?.state).toBe("ok");
+    expect(first.running).toBe(true);
+    expect(first.output.length).toBeGreaterThanOrEqual(firstLines);
+    expect(first.text()).not.toMatch(REFUSAL);
+
+    // The first stops (and gives the lease up): the second takes over within a beat or two.
+    expect(await first.stop()).toBe(0);
+    await waitFor(() => polling(second) === 1, { timeoutMs: 30_000, description: "the second takes over" });
+    expect(second.text()).toContain("the other bridge's household lease ended: this bridge publishes now");
+    await ha.waitFor(async () => !(await notificationIds()).includes("reward_facts_another_bridge"), {
+      timeoutMs: 10_000,
+    });
+    expect(second.text()).not.toContain(sim.tokens.other);
+  }, 300_000);
+});

@@ -1,0 +1,216 @@
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { connectAsync } from "mqtt";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { childEntityId, STATUS_ENTITY_ID } from "../../src/ha/entity-names.js";
+import {
+  type HomeAssistantInstance,
+  type MqttRig,
+  startMqttRig,
+  testedHomeAssistantVersion,
+} from "../lab/index.js";
+import { BridgeProcess, bridgeFromSources } from "../support/bridge-process.js";
+
+// The removal step before uninstalling (`npm start -- --remove`, the add-on's
+// remove_from_home_assistant), run as users run it: the real bridge's process, against a real
+// Home Assistant and a real Mosquitto, after a real bridge published there in MQTT mode (devices,
+// registry entities, retained configs and states, delivery records, the dashboard) and in REST
+// mode. Afterwards nothing of the bridge's is left, and what is not the bridge's is all still there.
+
+const version = testedHomeAssistantVersion();
+
+let rig: MqttRig;
+let ha: HomeAssistantInstance;
+const runs: BridgeProcess[] = [];
+
+beforeAll(async () => {
+  rig = await startMqttRig(version);
+  ha = rig.ha;
+}, 900_000);
+
+afterAll(async () => {
+  for (const run of runs) await run.kill();
+  await rig?.stop();
+});
+
+async function bridge(extra: Record<string, string>, args: string[] = []): Promise<BridgeProcess> {
+  const run = new BridgeProcess(
+    {
+      ...rig.bridgeEnv,
+      REWARD_FACTS_EVENTS_INTERVAL_SECONDS: "10",
+      REWARD_FACTS_TODAY_INTERVAL_SECONDS: "15",
+      REWARD_FACTS_DATA_DIR: await mkdtemp(join(tmpdir(), "rf-removal-")),
+      ...extra,
+    },
+    { command: bridgeFromSources.command, args: [...bridgeFromSources.args, ...args] },
+  ).start();
+  runs.push(run);
+  return run;
+}
+
+/** Every retained message on the broker, as another client reads it. */
+async function retained(): Promise<Map<string, string>> {
+  const reader = await connectAsync(rig.broker.url, { ...rig.user, clientId: `reader-${Date.now()}` });
+  const found = new Map<string, string>();
+  try {
+    reader.on("message", (topic, payload, packet) => {
+      if (packet.retain) found.set(topic, payload.toString());
+    });
+    await reader.subscribeAsync("#");
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+  } finally {
+    await reader.endAsync();
+  }
+  return found;
+}
+
+async function publishRetained(topic: string, payload: string): Promise<void> {
+  const writer = await connectAsync(rig.broker.url, { ...rig.user, clientId: `writer-${Date.now()}` });
+  await writer.publishAsync(topic, payload, { qos: 1, retain: true });
+  await writer.endAsync();
+}
+
+const bridgeTopic = (topic: string) =>
+  topic.startsWith("reward_facts/") || /^homeassistant\/[^/]+\/reward_facts_[^/]*\//.test(topic);
+
+interface Everything {
+  topics: string[];
+  entities: string[];
+  devices: string[];
+  helpers: string[];
+  dashboards: string[];
+  notifications: string[];
+  states: string[];
+}
+
+/** What Home Assistant and the broker hold of the bridge (and of the bystanders this suite set). */
+async function everything(): Promise<Everything> {
+  const [topics, entities, devices, helpers, dashboards, notifications, states] = await Promise.all([
+    retained(),
+    ha.wsCommand<Array<{ entity_id: string; platform: string; unique_id: string }>>({
+      type: "config/entity_registry/list",
+    }),
+    ha.wsCommand<Array<{ identifiers: string[][] }>>({ type: "config/device_registry/list" }),
+    ha.wsCommand<Array<{ id: string }>>({ type: "input_text/list" }),
+    ha.wsCommand<Array<{ url_path: string }>>({ type: "lovelace/dashboards/list" }),
+    ha.wsCommand<Array<{ notification_id: string }>>({ type: "persistent_notification/get" }),
+    ha.getStates(),
+  ]);
+  return {
+    topics: [...topics.keys()].filter((topic) => bridgeTopic(topic) || topic.includes("bystander")),
+    entities: entities
+      .filter((e) => e.unique_id?.startsWith("reward_facts_") || e.entity_id.includes("reward_facts"))
+      .map((e) => e.entity_id),
+    devices: devices
+      .flatMap((d) => d.identifiers.map(([, id]) => id ?? ""))
+      .filter((id) => id.startsWith("reward_facts")),
+    helpers: helpers.map((h) => h.id).filter((id) => id.startsWith("reward_facts")),
+    dashboards: dashboards.map((d) => d.url_path).filter((path) => path.startsWith("reward-facts")),
+    notifications: notifications.map((n) => n.notification_id).filter((id) => id.startsWith("reward_facts")),
+    states: states.map((s) => s.entity_id).filter((id) => id.includes("reward_facts")),
+  };
+}
+
+describe(`the removal step on Home Assistant ${version}`, () => {
+  it("removes everything a bridge made in MQTT mode and leaves the rest", async () => {
+    const run = await bridge({ REWARD_FACTS_PUBLISH: "mqtt", REWARD_FACTS_DASHBOARD: "true" });
+    await ha.waitFor(
+      async () => {
+        const now = await everything();
+        return (
+          now.entities.includes(childEntityId("lea", "minutes_remaining")) &&
+          now.helpers.length >= 2 &&
+          now.dashboards.length === 1
+        );
+      },
+      { timeoutMs: 120_000, description: "the bridge's entities, records and dashboard" },
+    );
+    expect(await run.stop()).toBe(0);
+    // A child an earlier run announced, no longer in the household (not in this data directory),
+    // and what is not the bridge's: another integration's config, the demo's state, a notification.
+    const gone = "reward_facts_gone1";
+    await publishRetained(
+      `homeassistant/sensor/${gone}/points/config`,
+      JSON.stringify({
+        unique_id: `${gone}_points`,
+        name: "Points",
+        state_topic: "reward_facts/gone1/points/state",
+        device: { identifiers: [gone], name: "Gone" },
+        origin: { name: "reward-facts-bridge" },
+      }),
+    );
+    await publishRetained("reward_facts/gone1/points/state", "4");
+    await publishRetained(
+      "homeassistant/sensor/bystander/temp/config",
+      JSON.stringify({ unique_id: "bystander_temp", name: "Temp", state_topic: "bystander/temp" }),
+    );
+    await ha.api("POST", "/api/states/sensor.reward_facts_demo_lea_points", { state: "3" });
+    await ha.callService("persistent_notification", "create", {
+      notification_id: "reward_facts_token",
+      message: "as the bridge raises it",
+    });
+    await ha.callService("persistent_notification", "create", { notification_id: "other", message: "x" });
+    await ha.waitFor(async () => (await everything()).entities.includes("sensor.gone_points"), {
+      timeoutMs: 30_000,
+      description: "the gone child's entity",
+    });
+    const before = await everything();
+    expect(before.topics.filter((t) => t.includes("/config")).length).toBeGreaterThan(20);
+    expect(before.devices.length).toBeGreaterThanOrEqual(3);
+
+    const removal = await bridge({ REWARD_FACTS_PUBLISH: "mqtt" }, ["--remove"]);
+    expect(await removal.exited()).toBe(0);
+
+    const after = await everything();
+    expect(after.topics).toEqual(["homeassistant/sensor/bystander/temp/config"]);
+    expect(after.entities).toEqual([]);
+    expect(after.devices).toEqual([]);
+    expect(after.helpers).toEqual([]);
+    expect(after.dashboards).toEqual([]);
+    expect(after.notifications).toEqual([]);
+    expect(after.states).toEqual(["sensor.reward_facts_demo_lea_points"]);
+    expect(
+      (await ha.wsCommand<Array<{ notification_id: string }>>({ type: "persistent_notification/get" })).map(
+        (n) => n.notification_id,
+      ),
+    ).toContain("other");
+    const log = removal.text();
+    expect(log).toMatch(/removed from Home Assistant: \d+ retained MQTT discovery configs, \d+ devices/);
+    expect(log).toContain(`${before.devices.length} devices`);
+    expect(log).toContain("1 dashboards");
+    expect(log).not.toContain("NOT removed");
+    expect(log).not.toContain(rig.user.password);
+    await ha.api("DELETE", "/api/states/sensor.reward_facts_demo_lea_points");
+  }, 300_000);
+
+  it("removes the states a bridge wrote in REST mode, with the API unreachable", async () => {
+    const run = await bridge({ REWARD_FACTS_PUBLISH: "rest" });
+    await ha.waitForState(childEntityId("lea", "minutes_remaining"), (s) => s.state !== "unavailable", {
+      timeoutMs: 90_000,
+    });
+    await ha.waitFor(async () => (await everything()).helpers.length >= 2, { timeoutMs: 30_000 });
+    await run.kill();
+    expect((await everything()).states).toContain(STATUS_ENTITY_ID);
+
+    const removal = await bridge({
+      REWARD_FACTS_PUBLISH: "rest",
+      REWARD_FACTS_API_BASE_URL: "http://127.0.0.1:9/v1",
+      REWARD_FACTS_REMOVE: "true",
+    });
+    expect(await removal.exited()).toBe(0);
+    const after = await everything();
+    expect(after).toEqual({
+      topics: ["homeassistant/sensor/bystander/temp/config"],
+      entities: [],
+      devices: [],
+      helpers: [],
+      dashboards: [],
+      notifications: [],
+      states: [],
+    });
+    expect(removal.text()).toMatch(
+      /removed from Home Assistant: .* [1-9]\d* states written through the REST API/,
+    );
+  }, 300_000);
+});
