@@ -1,5 +1,6 @@
-// Process entry of the bridge (see run-bridge.ts for the run, lifecycle.ts for how it ends).
+// Process entry of the bridge (see bridge-cli.ts for its arguments, run-bridge.ts for the run,
+// lifecycle.ts for how it ends).
+import { bridgeCommand } from "./bridge-cli.js";
 import { exitWith } from "./lifecycle.js";
-import { runBridge } from "./run-bridge.js";
 
-exitWith(runBridge(process.env, { argv: process.argv.slice(2) }), "unexpected failure");
+exitWith(bridgeCommand(process.argv.slice(2), process.env), "unexpected failure");

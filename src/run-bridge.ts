@@ -1,7 +1,6 @@
 // The bridge's run from configuration to exit code: what `main.ts` does, minus the exit itself,
 // so that a test process can run it with an extra sink and see the code main would exit with.
 import { App } from "./app.js";
-import { BridgeArgsError, bridgeUsage, parseBridgeArgs } from "./bridge-args.js";
 import { ConfigError, loadConfig } from "./config/load-config.js";
 import type { Sink } from "./engine/sink.js";
 import { EXIT_CONFIG, EXIT_OK } from "./exit-codes.js";
@@ -15,20 +14,9 @@ import { runRemoval } from "./run-removal.js";
  */
 export async function runBridge(
   env: NodeJS.ProcessEnv,
-  extra: { sink?: Sink; argv?: readonly string[] } = {},
+  /** `remove`: the removal step instead of the bridge (`--remove`, bridge-cli.ts). */
+  extra: { sink?: Sink; remove?: boolean } = {},
 ): Promise<number> {
-  let args: ReturnType<typeof parseBridgeArgs>;
-  try {
-    args = parseBridgeArgs(extra.argv ?? []);
-  } catch (error) {
-    if (!(error instanceof BridgeArgsError)) throw error;
-    process.stderr.write(`${error.message}\n\n${bridgeUsage}\n`);
-    return EXIT_CONFIG;
-  }
-  if (args.help) {
-    process.stdout.write(`${bridgeUsage}\n`);
-    return EXIT_OK;
-  }
   let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig(env);
@@ -43,7 +31,7 @@ export async function runBridge(
     config.broker.kind === "url" ? (config.broker.password ?? "") : "",
   ];
   const logger = createLogger({ level: config.options.log_level, secrets });
-  if (args.remove || config.options.remove_from_home_assistant) return removeOnce(config, logger);
+  if (extra.remove || config.options.remove_from_home_assistant) return removeOnce(config, logger);
   const app = new App({ config, logger, ...(extra.sink ? { extraSink: extra.sink } : {}) });
   return runUntilStopped(app, { signals: ["SIGTERM", "SIGINT"], voice: bridgeVoice(logger) });
 }

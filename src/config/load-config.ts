@@ -3,6 +3,7 @@ import type { DeliveryMoment } from "../engine/events-job.js";
 import { DEFAULT_HEARTBEAT_FILE } from "../health/heartbeat.js";
 import type * as z from "../zod.js";
 import { type BrokerSource, standaloneBroker } from "./broker-config.js";
+import { optionTable } from "./option-table.js";
 import { type BridgeOptions, optionsSchema } from "./options-schema.js";
 
 /** Bad configuration: one `name: problem` line per problem, names as the user wrote them. */
@@ -45,7 +46,7 @@ export interface BridgeConfig {
   removeOnStop?: boolean;
   /** Tests only (REWARD_FACTS_TEST_PAUSE=<moment>:<ms>): a pause in each delivery, to kill the bridge there. */
   testPause?: { moment: DeliveryMoment; ms: number };
-  /** Tests only (REWARD_FACTS_TEST_LEASE_SECONDS): how often the household lease is renewed (60 s). */
+  /** Tests only (REWARD_FACTS_TEST_LEASE_SECONDS): how often the household lease is renewed (300 s). */
   leaseBeatMs?: number;
 }
 
@@ -54,22 +55,10 @@ export const SUPERVISOR_URL = "http://supervisor";
 export const SUPERVISOR_CORE_URL = `${SUPERVISOR_URL}/core`;
 const DEFAULT_OPTIONS_FILE = "/data/options.json";
 
-/** Each add-on option and the environment variable that carries it standalone. */
-export const environmentNames: Record<keyof BridgeOptions, string> = {
-  api_token: "REWARD_FACTS_API_TOKEN",
-  api_base_url: "REWARD_FACTS_API_BASE_URL",
-  api_legacy_base_url: "REWARD_FACTS_API_LEGACY_BASE_URL",
-  events_interval_seconds: "REWARD_FACTS_EVENTS_INTERVAL_SECONDS",
-  today_interval_seconds: "REWARD_FACTS_TODAY_INTERVAL_SECONDS",
-  children: "REWARD_FACTS_CHILDREN",
-  replayed_after_minutes: "REWARD_FACTS_REPLAYED_AFTER_MINUTES",
-  minutes_low_thresholds: "REWARD_FACTS_MINUTES_LOW_THRESHOLDS",
-  log_level: "REWARD_FACTS_LOG_LEVEL",
-  publish: "REWARD_FACTS_PUBLISH",
-  dashboard: "REWARD_FACTS_DASHBOARD",
-  remove_from_home_assistant: "REWARD_FACTS_REMOVE",
-  assist: "REWARD_FACTS_ASSIST",
-};
+/** Each add-on option and the environment variable that carries it standalone (option-table.ts). */
+export const environmentNames = Object.fromEntries(
+  Object.entries(optionTable).map(([key, row]) => [key, row.env]),
+) as Record<keyof BridgeOptions, string>;
 
 const numericOptions = new Set<keyof BridgeOptions>([
   "events_interval_seconds",

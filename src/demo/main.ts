@@ -1,6 +1,7 @@
 // `npm run demo`: the bridge against the built-in simulator's demo household, shown live. It runs
 // as the bridge does (src/lifecycle.ts), and tells it on the terminal.
-import { EXIT_CONFIG, EXIT_OK } from "../exit-codes.js";
+import { EXIT_USAGE, usageLine } from "../cli-usage.js";
+import { EXIT_OK } from "../exit-codes.js";
 import { exitWith, type RunVoice, runUntilStopped } from "../lifecycle.js";
 import { Demo } from "./demo.js";
 import { DemoArgsError, demoUsage, parseDemoArgs } from "./demo-args.js";
@@ -11,8 +12,8 @@ async function main(): Promise<number> {
     args = parseDemoArgs(process.argv.slice(2));
   } catch (error) {
     if (!(error instanceof DemoArgsError)) throw error;
-    process.stderr.write(`${error.message}\n\n${demoUsage}\n`);
-    return EXIT_CONFIG;
+    process.stderr.write(`${usageLine("npm run demo", error.message)}\n`);
+    return EXIT_USAGE;
   }
   if (args === "help") {
     process.stdout.write(`${demoUsage}\n`);

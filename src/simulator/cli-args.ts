@@ -53,6 +53,20 @@ export function parseCliArgs(args: readonly string[], baseClock: SimClock = real
     }
     return value;
   };
+  const whole = (name: string, fallback: number, min: number, max: number): number => {
+    const value = number(name, fallback);
+    if (!Number.isInteger(value) || value < min || value > max)
+      throw new CliUsageError(
+        `--${name} must be a whole number from ${min} to ${max}, got ${String(values[name])}`,
+      );
+    return value;
+  };
+  // Checked here rather than left to listen() or the household: a bad value is the user's to fix (2).
+  const port = whole("port", 8787, 0, 65_535);
+  const seed = whole("seed", 42, 0, Number.MAX_SAFE_INTEGER);
+  const factsPerHour = number("facts-per-hour", 0);
+  if (!(factsPerHour >= 0))
+    throw new CliUsageError(`--facts-per-hour must be 0 or more, got ${factsPerHour}`);
   const speed = number("speed", 1);
   const start = values.start;
   if (typeof start === "string" && Number.isNaN(Date.parse(start))) {
@@ -64,11 +78,22 @@ export function parseCliArgs(args: readonly string[], baseClock: SimClock = real
       ? baseClock
       : new ScaledClock({ speed, base: baseClock, ...(typeof start === "string" ? { start } : {}) });
   const timeZone = values["time-zone"];
+  if (typeof timeZone === "string" && !isTimeZone(timeZone))
+    throw new CliUsageError(`--time-zone must be an IANA time zone such as Europe/Paris, got ${timeZone}`);
   return {
-    port: number("port", 8787),
-    seed: number("seed", 42),
+    port,
+    seed,
     clock,
     ...(typeof timeZone === "string" ? { timeZone } : {}),
-    activity: { factsPerHour: number("facts-per-hour", 0) },
+    activity: { factsPerHour },
   };
+}
+
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: zone });
+    return zone.trim() !== "";
+  } catch {
+    return false;
+  }
 }

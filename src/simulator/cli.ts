@@ -1,4 +1,5 @@
 // `npm run simulator -- [--port N]`: the demo household on 127.0.0.1:N until SIGINT or SIGTERM.
+import { EXIT_USAGE, usageLine } from "../cli-usage.js";
 import { asksForHelp, CliUsageError, cliUsage, parseCliArgs } from "./cli-args.js";
 import { ApiSimulator } from "./index.js";
 
@@ -28,8 +29,8 @@ async function run(): Promise<void> {
     options = parseCliArgs(process.argv.slice(2));
   } catch (error) {
     if (!(error instanceof CliUsageError)) throw error;
-    process.stderr.write(`${error.message}\n\n${cliUsage}\n`);
-    process.exitCode = 2;
+    process.stderr.write(`${usageLine("npm run simulator", error.message)}\n`);
+    process.exitCode = EXIT_USAGE;
     return;
   }
   const simulator = await ApiSimulator.start(options);

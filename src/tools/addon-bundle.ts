@@ -1,15 +1,21 @@
-// `npm run addon:bundle -- [--out DIR] [--url URL] [--maintainer NAME] [--local-build]`
+// `npm run addon:bundle -- [--out DIR] [--url URL] [--maintainer NAME] [--published-images]`
 //
 // Assembles a ready add-on repository: repository.yaml at its root and reward_facts/ holding the
 // manifest, the presentation files (the Supervisor reads them only from the manifest's folder) and
 // the sources the Dockerfile builds from, at the same paths as in the repository, so that one
 // Dockerfile works with either folder as its build context.
+//
+// By default the bundled manifest has no `image:`, so the Supervisor builds the Dockerfile: a bundle
+// made by hand never names an image that may not exist. The release workflow
+// (.github/workflows/release.yml) passes --published-images once it has pushed the images that
+// config.yaml's `image:` names.
 import { existsSync } from "node:fs";
 import { copyFile, mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { parseDocument, stringify } from "yaml";
+import { EXIT_USAGE, usageLine } from "../cli-usage.js";
 
 export const ADDON_SLUG = "reward_facts";
 export const DEFAULT_OUT = "dist/addon-repository";
@@ -41,8 +47,11 @@ export interface BundleOptions {
   /** The published repository's address, for repository.yaml. */
   url?: string;
   maintainer?: string;
-  /** Drop `image:` so that the Supervisor builds the Dockerfile (the /addons folder, no registry). */
-  localBuild?: boolean;
+  /**
+   * Keep config.yaml's `image:`, so that the Supervisor pulls the published images; only once they
+   * are published (the release workflow). Otherwise `image:` is dropped and the Supervisor builds.
+   */
+  publishedImages?: boolean;
 }
 
 /** One file of the bundle: `to` is relative to the output folder, with `/` separators. */
@@ -98,11 +107,14 @@ export function repositoryManifest(options: Pick<BundleOptions, "url" | "maintai
   });
 }
 
-/** The manifest as bundled: unchanged, or without `image:` for a local build (comments kept). */
-export function addonManifest(text: string, localBuild: boolean): string {
+/** The manifest as bundled: without `image:` for a local build (comments kept), or unchanged. */
+export function addonManifest(text: string, publishedImages: boolean): string {
   const doc = parseDocument(text);
   if (doc.errors.length > 0) throw new BundleError(`${MANIFEST}: ${doc.errors[0]?.message}`);
-  if (!localBuild) return text;
+  if (publishedImages) {
+    if (!doc.has("image")) throw new BundleError(`${MANIFEST} names no image to publish`);
+    return text;
+  }
   doc.delete("image");
   return doc.toString({ lineWidth: 0 });
 }
@@ -123,7 +135,7 @@ export async function planBundle(root: string, options: BundleOptions): Promise<
   const inAddon = (path: string) => `${ADDON_SLUG}/${path}`;
   const entries: BundleEntry[] = [
     { to: "repository.yaml", content: repositoryManifest(options) },
-    { to: inAddon(MANIFEST), content: addonManifest(manifest, options.localBuild ?? false) },
+    { to: inAddon(MANIFEST), content: addonManifest(manifest, options.publishedImages ?? false) },
   ];
 
   const presentation = (await filesBelow(root, ADDON_DIR)).filter((path) => !BUILD_INPUTS.includes(path));
@@ -184,7 +196,13 @@ export async function bundleAddon(root: string, options: BundleOptions): Promise
 }
 
 export function parseCliArgs(argv: readonly string[]): BundleOptions {
-  let values: { out?: string; url?: string; maintainer?: string; "local-build"?: boolean };
+  let values: {
+    out?: string;
+    url?: string;
+    maintainer?: string;
+    "local-build"?: boolean;
+    "published-images"?: boolean;
+  };
   try {
     ({ values } = parseArgs({
       args: [...argv],
@@ -192,7 +210,9 @@ export function parseCliArgs(argv: readonly string[]): BundleOptions {
         out: { type: "string" },
         url: { type: "string" },
         maintainer: { type: "string" },
+        // The default, still accepted as the earlier README spelt it.
         "local-build": { type: "boolean" },
+        "published-images": { type: "boolean" },
       },
       strict: true,
       allowPositionals: false,
@@ -202,23 +222,30 @@ export function parseCliArgs(argv: readonly string[]): BundleOptions {
   }
   if (values.url !== undefined && !/^https?:\/\/[^/\s]+/.test(values.url))
     throw new UsageError(`--url must be an http(s) address, got ${values.url}`);
+  if (values.out !== undefined && values.out.trim() === "") throw new UsageError("--out must not be empty");
+  if (values["local-build"] && values["published-images"])
+    throw new UsageError("--local-build and --published-images contradict each other");
   return {
     out: values.out ?? DEFAULT_OUT,
     ...(values.url ? { url: values.url } : {}),
     ...(values.maintainer ? { maintainer: values.maintainer } : {}),
-    localBuild: values["local-build"] ?? false,
+    publishedImages: values["published-images"] ?? false,
   };
 }
 
-const USAGE = `usage: npm run addon:bundle -- [--out DIR] [--url URL] [--maintainer NAME] [--local-build]
+const USAGE = `usage: npm run addon:bundle -- [--out DIR] [--url URL] [--maintainer NAME] [--published-images]
 
 Writes a ready add-on repository (repository.yaml and ${ADDON_SLUG}/) to DIR (default ${DEFAULT_OUT}).
+The Supervisor builds the add-on from its Dockerfile on your machine: the manifest names no image.
 
-  --out DIR          where to write it; emptied first if it holds an earlier bundle
-  --url URL          the published repository's address, for repository.yaml
-  --maintainer NAME  its maintainer, for repository.yaml
-  --local-build      no image: line, so that the Supervisor builds the Dockerfile (the /addons folder)
-  --help             this text`;
+  --out DIR           where to write it; emptied first if it holds an earlier bundle
+  --url URL           the published repository's address, for repository.yaml
+  --maintainer NAME   its maintainer, for repository.yaml
+  --published-images  keep config.yaml's image: line, so that the Supervisor pulls the images
+                      instead of building; only for images already published (the release
+                      workflow passes it)
+  --local-build       the default, spelt out: no image: line
+  --help              this text`;
 
 export interface CliIo {
   root: string;
@@ -238,15 +265,19 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     io.stdout(`${entries.length} files written to ${resolve(io.root, options.out)}`);
     if (!options.url || !options.maintainer)
       io.stdout("repository.yaml names no url or maintainer: pass --url and --maintainer before publishing");
-    if (options.localBuild) io.stdout(`${ADDON_SLUG}/${MANIFEST} has no image: the Supervisor will build it`);
+    io.stdout(
+      options.publishedImages
+        ? `${ADDON_SLUG}/${MANIFEST} names the published images: the Supervisor will pull them`
+        : `${ADDON_SLUG}/${MANIFEST} has no image: the Supervisor will build it`,
+    );
     return 0;
   } catch (error) {
     if (!(error instanceof BundleError)) throw error;
-    io.stderr(`addon:bundle: ${error.message}`);
     if (error instanceof UsageError) {
-      io.stderr(USAGE.split("\n")[0] ?? USAGE);
-      return 2;
+      io.stderr(usageLine("npm run addon:bundle", error.message));
+      return EXIT_USAGE;
     }
+    io.stderr(`addon:bundle: ${error.message}`);
     return 1;
   }
 }

@@ -5,7 +5,9 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
 import { isScalar } from "yaml";
+import { EXIT_USAGE, usageLine } from "../cli-usage.js";
 import { EXIT_FAILURE, EXIT_OK } from "../exit-codes.js";
 import { type BlueprintTexts, blueprintLanguages } from "../ha/index.js";
 import { parseHaYaml, parseHaYamlDocument } from "./ha-yaml.js";
@@ -81,18 +83,38 @@ export function allTranslatedBlueprints(
   return written;
 }
 
-function main(): number {
+const say = (line: string) => process.stdout.write(`${line}\n`);
+const sayError = (line: string) => process.stderr.write(`${line}\n`);
+
+export const blueprintsUsage = `Usage: npm run blueprints -- [--help]
+
+Writes each language's blueprints from the English ones and the texts of src/ha/texts/.
+
+  --help  this text`;
+
+/** The command: its exit code (2: a bad argument). */
+export function main(argv: readonly string[], io = { stdout: say, stderr: sayError }): number {
+  try {
+    const { values } = parseArgs({ args: [...argv], options: { help: { type: "boolean", short: "h" } } });
+    if (values.help) {
+      io.stdout(blueprintsUsage);
+      return EXIT_OK;
+    }
+  } catch (error) {
+    io.stderr(usageLine("npm run blueprints", (error as Error).message));
+    return EXIT_USAGE;
+  }
   for (const [path, text] of allTranslatedBlueprints()) {
     mkdirSync(dirname(join(repoRoot, path)), { recursive: true });
     writeFileSync(join(repoRoot, path), text);
-    process.stdout.write(`wrote ${path}\n`);
+    io.stdout(`wrote ${path}`);
   }
   return EXIT_OK;
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
   try {
-    process.exitCode = main();
+    process.exitCode = main(process.argv.slice(2));
   } catch (error) {
     process.stderr.write(`npm run blueprints: ${(error as Error).message}\n`);
     process.exitCode = EXIT_FAILURE;

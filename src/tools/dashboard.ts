@@ -4,6 +4,7 @@
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
+import { EXIT_USAGE, usageLine } from "../cli-usage.js";
 import { DEMO_ENTITY_PREFIX } from "../demo/demo-config.js";
 import { EXIT_CONFIG, EXIT_FAILURE, EXIT_OK } from "../exit-codes.js";
 import { writeDashboardOnce } from "../ha/index.js";
@@ -36,8 +37,8 @@ export async function main(argv: readonly string[], io: DashboardIo): Promise<nu
       values: { help },
     } = parseArgs({ args: [...argv], options: { help: { type: "boolean", short: "h" } }, strict: true }));
   } catch (error) {
-    io.stderr(`${(error as Error).message}\n\n${dashboardUsage}`);
-    return EXIT_CONFIG;
+    io.stderr(usageLine("npm run dashboard", (error as Error).message));
+    return EXIT_USAGE;
   }
   if (help) {
     io.stdout(dashboardUsage);

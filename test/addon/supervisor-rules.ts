@@ -214,3 +214,59 @@ export function validateLikeSupervisor(
   }
   return { options: out };
 }
+
+/**
+ * What the Supervisor checks of a custom repository's repository.yaml (SCHEMA_REPOSITORY_CONFIG of
+ * supervisor/store/validate.py): a name, and optionally a url and a maintainer. One line per problem.
+ */
+export function repositoryProblems(repository: unknown): string[] {
+  if (typeof repository !== "object" || repository === null || Array.isArray(repository))
+    return ["repository.yaml: not a mapping"];
+  const { name, url, maintainer } = repository as Record<string, unknown>;
+  return [
+    ...(typeof name === "string" && name.trim() !== "" ? [] : ["name: required, a string"]),
+    ...(url === undefined || (typeof url === "string" && /^https?:\/\/[^/\s]+/.test(url))
+      ? []
+      : ["url: must be a URL"]),
+    ...(maintainer === undefined || typeof maintainer === "string" ? [] : ["maintainer: must be a string"]),
+  ];
+}
+
+/**
+ * An add-on manifest read against the Supervisor's schema (SCHEMA_ADDON_CONFIG) and the linter's
+ * extra rules, as encoded above: one line per problem, none for a manifest the Supervisor accepts.
+ */
+export function manifestProblems(manifest: unknown): string[] {
+  if (typeof manifest !== "object" || manifest === null || Array.isArray(manifest))
+    return ["config.yaml: not a mapping"];
+  const m = manifest as Record<string, unknown>;
+  const problems: string[] = [];
+  for (const key of REQUIRED_KEYS) {
+    const value = m[key];
+    if (value === undefined || value === null || value === "" || (Array.isArray(value) && value.length === 0))
+      problems.push(`${key}: required`);
+  }
+  if (m.version !== undefined && typeof m.version !== "string") problems.push("version: must be a string");
+  if (typeof m.slug === "string" && !SLUG.test(m.slug)) problems.push(`slug: ${m.slug} is not a slug`);
+  if (m.arch !== undefined) {
+    const archs = Array.isArray(m.arch) ? m.arch : [m.arch];
+    for (const arch of archs)
+      if (!SUPPORTED_ARCHS.includes(String(arch)) && !DEPRECATED_ARCHS.includes(String(arch)))
+        problems.push(`arch: unknown architecture ${String(arch)}`);
+  }
+  for (const key of Object.keys(m)) {
+    if (!KNOWN_KEYS.has(key)) problems.push(`${key}: unknown key, dropped by the Supervisor`);
+    if (OBSOLETE_KEYS.includes(key)) problems.push(`${key}: obsolete`);
+    if (key in DEFAULTS && JSON.stringify(m[key]) === JSON.stringify(DEFAULTS[key]))
+      problems.push(`${key}: spelt out at its default value`);
+  }
+  if (m.image !== undefined && (typeof m.image !== "string" || !IMAGE.test(m.image)))
+    problems.push(`image: ${String(m.image)} is not an image name without a tag`);
+  const schema = (m.schema ?? {}) as Record<string, unknown>;
+  const options = (m.options ?? {}) as Record<string, unknown>;
+  for (const [key, value] of Object.entries(schema))
+    if (!parseOptionType(value)) problems.push(`schema.${key}: ${JSON.stringify(value)} is no option type`);
+  for (const key of Object.keys(options))
+    if (!(key in schema)) problems.push(`options.${key}: not in the schema`);
+  return problems;
+}

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
+import { EXIT_USAGE, usageLine } from "../../src/cli-usage.js";
 import { BenchUsageError, benchUsage, isFullRun, parseBenchArgs } from "./cli-args.js";
 import { costSection } from "./cost/section.js";
 import { goalsSection } from "./goals/summary.js";
@@ -24,8 +25,8 @@ async function main(argv: readonly string[]): Promise<number> {
     args = parseBenchArgs(argv);
   } catch (error) {
     if (!(error instanceof BenchUsageError)) throw error;
-    process.stderr.write(`${error.message}\n\n${benchUsage}\n`);
-    return 2;
+    process.stderr.write(`${usageLine("npm run bench", error.message)}\n`);
+    return EXIT_USAGE;
   }
   if (args.help) {
     process.stdout.write(`${benchUsage}\n`);

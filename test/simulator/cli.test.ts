@@ -32,12 +32,20 @@ describe("parseCliArgs", () => {
     expect(asksForHelp(["--port", "9000"])).toBe(false);
   });
 
-  it.each([[["--port", "abc"]], [["--speed", "0"]], [["--start", "soon"]], [["--colour"]], [["extra"]]])(
-    "refuses %j",
-    (args) => {
-      expect(() => parseCliArgs(args)).toThrow(CliUsageError);
-    },
-  );
+  it.each([
+    [["--port", "abc"]],
+    [["--port", "99999"]],
+    [["--port", "80.5"]],
+    [["--seed", "x"]],
+    [["--speed", "0"]],
+    [["--start", "soon"]],
+    [["--time-zone", "Mars/Olympus_Mons"]],
+    [["--facts-per-hour=-1"]],
+    [["--colour"]],
+    [["extra"]],
+  ])("refuses %j", (args) => {
+    expect(() => parseCliArgs(args)).toThrow(CliUsageError);
+  });
 });
 
 describe("npm run simulator", () => {

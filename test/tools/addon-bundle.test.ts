@@ -15,7 +15,13 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { bundleAddon, main, StrayConfigError } from "../../src/tools/addon-bundle.js";
-import { packageVersion, readText, repoRoot } from "../addon/supervisor-rules.js";
+import {
+  manifestProblems,
+  packageVersion,
+  readText,
+  repoRoot,
+  repositoryProblems,
+} from "../addon/supervisor-rules.js";
 
 const run = promisify(execFile);
 const scratch = mkdtempSync(join(tmpdir(), "addon-bundle-"));
@@ -67,6 +73,7 @@ describe("the add-on repository bundle", () => {
       out,
       url: "https://git.example.org/family/reward-facts-addons",
       maintainer: "The Example family",
+      publishedImages: true,
     });
   });
 
@@ -109,7 +116,7 @@ describe("the add-on repository bundle", () => {
     expect(existsSync(join(addon, file))).toBe(true);
   });
 
-  it("copies the manifest as it is, with the package's version", () => {
+  it("copies the manifest as it is for published images, with the package's version", () => {
     const text = readFileSync(join(addon, "config.yaml"), "utf8");
     expect(text).toBe(readText("config.yaml"));
     expect((parse(text) as { version: string }).version).toBe(packageVersion());
@@ -134,9 +141,9 @@ describe("the add-on repository bundle", () => {
     for (const source of copies) expect(existsSync(join(addon, source)), source).toBe(true);
   });
 
-  it("can be bundled for a local build, which drops the image so the Supervisor builds", async () => {
+  it("is by default for a local build, which drops the image so the Supervisor builds", async () => {
     const local = join(scratch, "local");
-    await bundleAddon(repoRoot, { out: local, localBuild: true });
+    await bundleAddon(repoRoot, { out: local });
     const bundled = parse(readFileSync(join(local, "reward_facts", "config.yaml"), "utf8")) as Record<
       string,
       unknown
@@ -209,11 +216,20 @@ describe("the bundler's refusals", () => {
     expect(existsSync(join(root, "src", "bundle"))).toBe(false);
   });
 
-  it("refuses unknown arguments and a URL that is none with exit code 2", async () => {
+  it.each([
+    [["--outt", "x"], "--outt"],
+    [["--url", "example"], "--url"],
+    [["--out"], "--out"],
+    [["--out", ""], "--out"],
+    [["extra"], "extra"],
+    [["--local-build", "--published-images"], "contradict"],
+  ])("refuses %j with exit code 2 and one line", async (args, named) => {
     const { lines, io } = collect();
-    expect(await main(["--outt", "x"], { root: repoRoot, ...io })).toBe(2);
-    expect(await main(["--url", "example"], { root: repoRoot, ...io })).toBe(2);
-    expect(lines.err.some((line) => line.startsWith("usage:"))).toBe(true);
+    expect(await main(args, { root: repoRoot, ...io })).toBe(2);
+    expect(lines.err).toHaveLength(1);
+    expect(lines.err[0]).toMatch(/^npm run addon:bundle: /);
+    expect(lines.err[0]).toContain(named);
+    expect(lines.err[0]).toContain("--help");
   });
 
   it("answers --help with its usage and exit code 0, writing nothing", async () => {
@@ -232,4 +248,73 @@ describe("the bundler's refusals", () => {
     const failed = await run(tsx, [script, "--nope"], { cwd: repoRoot }).catch((e: { code?: number }) => e);
     expect((failed as { code?: number }).code).toBe(2);
   }, 60_000);
+});
+
+describe("the bundle README tells users to make", () => {
+  // The command as README's add-on section writes it, flags and all.
+  const command = /^(?:npm ci && )?npm run addon:bundle(?: -- (.+))?$/m.exec(readText("README.md"));
+  const args = command?.[1]?.split(/\s+/) ?? [];
+  const made = join(scratch, "as-readme-says");
+
+  beforeAll(async () => {
+    const { lines, io } = collect();
+    expect(await main([...args, "--out", made], { root: repoRoot, ...io }), lines.err.join("\n")).toBe(0);
+  });
+
+  it("is found in README", () => {
+    expect(command).not.toBeNull();
+  });
+
+  it("is a repository the Supervisor accepts (repository.yaml)", () => {
+    expect(repositoryProblems(parse(readFileSync(join(made, "repository.yaml"), "utf8")))).toEqual([]);
+  });
+
+  it("holds an add-on the Supervisor accepts, which it builds from the Dockerfile beside it", () => {
+    const manifest = parse(readFileSync(join(made, "reward_facts", "config.yaml"), "utf8")) as Record<
+      string,
+      unknown
+    >;
+    expect(manifestProblems(manifest)).toEqual([]);
+    // No image: nothing names an image that may not be published; the Supervisor builds instead.
+    expect(manifest).not.toHaveProperty("image");
+    expect(existsSync(join(made, "reward_facts", "Dockerfile"))).toBe(true);
+  });
+
+  it("would be refused if the Supervisor's rules were broken (the checks can fail)", () => {
+    expect(repositoryProblems({ url: "not a url" })).toEqual([
+      "name: required, a string",
+      "url: must be a URL",
+    ]);
+    const manifest = parse(readFileSync(join(made, "reward_facts", "config.yaml"), "utf8")) as Record<
+      string,
+      unknown
+    >;
+    expect(
+      manifestProblems({ ...manifest, slug: "reward facts", arch: ["sparc"], image: "x:1", boot: "auto" }),
+    ).toEqual([
+      "slug: reward facts is not a slug",
+      "arch: unknown architecture sparc",
+      "boot: spelt out at its default value",
+      "image: x:1 is not an image name without a tag",
+    ]);
+  });
+});
+
+describe("the bundle the release workflow makes (--published-images)", () => {
+  it("keeps the images config.yaml names, and the Supervisor accepts it", async () => {
+    const published = join(scratch, "published");
+    const { io } = collect();
+    const args = [
+      "--published-images",
+      "--url",
+      "https://github.com/reward-facts/bridge",
+      "--maintainer",
+      "x",
+    ];
+    expect(await main([...args, "--out", published], { root: repoRoot, ...io })).toBe(0);
+    const manifest = parse(readFileSync(join(published, "reward_facts", "config.yaml"), "utf8"));
+    expect(manifestProblems(manifest)).toEqual([]);
+    expect(manifest).toHaveProperty("image", (parse(readText("config.yaml")) as { image: string }).image);
+    expect(repositoryProblems(parse(readFileSync(join(published, "repository.yaml"), "utf8")))).toEqual([]);
+  });
 });

@@ -14,6 +14,9 @@ describe.each([
   ["simulator", /^Usage: npm run simulator -- \[--port N\] \[--seed S\]/m],
   ["addon:bundle", /^usage: npm run addon:bundle -- \[--out DIR\]/m],
   ["dashboard", /^Usage: npm run dashboard -- \[--help\]$/m],
+  ["blueprints", /^Usage: npm run blueprints -- \[--help\]$/m],
+  // The bridge: its options and environment variables (test/config/help.test.ts checks them all).
+  ["start", /^Usage: npm start -- \[--remove\] \[--help\]$[\s\S]*REWARD_FACTS_API_TOKEN[\s\S]*HA_URL/m],
 ])("npm run %s -- --help", (script, usage) => {
   it("prints the usage with one -- before every flag, and exits 0", async () => {
     const { stdout, stderr } = await run("npm", ["run", "--silent", script, "--", "--help"], {

@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
+import { EXIT_USAGE, usageLine } from "../../../src/cli-usage.js";
 import { ApiSimulator } from "../../../src/simulator/index.js";
 import { eventLogConfig, type HomeAssistantInstance, startHomeAssistant } from "../../lab/index.js";
 import { type HaKillsOutcome, runBridgeKills, runHomeAssistantKills } from "../../support/kill-scenario.js";
@@ -57,8 +58,8 @@ async function main(argv: readonly string[]): Promise<number> {
   try {
     options = parse(argv);
   } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n\n${usage}\n`);
-    return 2;
+    process.stderr.write(`${usageLine("npm run soak", (error as Error).message)}\n`);
+    return EXIT_USAGE;
   }
   if (options.help) {
     say(usage);
