@@ -32,8 +32,14 @@ export interface MqttLinkOptions {
   onRefusalEnded?: () => void;
 }
 
-/** After a refusal, the Supervisor is asked again this often: a person reinstalls in minutes, not seconds. */
-export const REFUSED_RETRY_MS = 60_000;
+/**
+ * After a refusal, the broker's source (the Supervisor, on the same host) is asked again this
+ * often; the broker itself is tried only with credentials that changed, or every
+ * SAME_CREDENTIALS_EVERY asks (a broker that refused while it started: the Mosquitto add-on does):
+ * retrying refused credentials fast only fills the broker's log.
+ */
+export const REFUSED_RETRY_MS = 15_000;
+const SAME_CREDENTIALS_EVERY = 4;
 
 /** The broker refused the credentials: a person must fix them. */
 export class BrokerRefusedError extends Error {
@@ -81,6 +87,7 @@ export class MqttLink {
   /** The broker as last given (the Supervisor may give another after a refusal). */
   #broker: BrokerAddress;
   #retry: ReturnType<typeof setTimeout> | undefined;
+  #asksSinceTry = 0;
   #closed = false;
 
   constructor(options: MqttLinkOptions) {
@@ -203,12 +210,14 @@ export class MqttLink {
       return null;
     });
     if (this.#closed) return;
-    if (!broker) {
-      // None installed, or no answer: asked again later, still refused.
+    const same = broker !== null && sameBroker(broker, this.#broker);
+    if (!broker || (same && ++this.#asksSinceTry < SAME_CREDENTIALS_EVERY)) {
+      // None installed, no answer, or what was refused: asked again later, still refused.
       this.#retry = setTimeout(() => void this.#askAgain(), this.#o.refusedRetryMs ?? REFUSED_RETRY_MS);
       this.#retry.unref?.();
       return;
     }
+    this.#asksSinceTry = 0;
     this.#broker = broker;
     const client = this.#start(broker);
     client.on("error", (error) => this.#onError(client, error));
@@ -269,4 +278,8 @@ export class MqttLink {
     }
     return error instanceof Error ? error : new Error(String(error));
   }
+}
+
+function sameBroker(a: BrokerAddress, b: BrokerAddress): boolean {
+  return a.url === b.url && a.username === b.username && a.password === b.password;
 }
