@@ -258,6 +258,7 @@ export class App {
           requireAdmin: homeAssistant.kind === "standalone",
           logger: this.#logger,
           broker,
+          supervisor: this.#config.broker.kind === "supervisor" ? this.#config.broker : undefined,
           entityPrefix: this.#config.entityPrefix,
           removeOnStop: this.#config.removeOnStop,
           dashboard: this.#config.options.dashboard,

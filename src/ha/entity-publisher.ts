@@ -16,6 +16,8 @@ export interface HomeAssistantParts {
   names: EntityNames;
   /** The texts in the household's language (Home Assistant's), as they are now. */
   texts: () => Texts;
+  /** What could not be published while the broker refused the bridge can be now (MQTT). */
+  onRefusalEnded?: () => void;
 }
 
 export type EntityPublisherFactory = (parts: HomeAssistantParts) => EntityPublisher;
@@ -49,7 +51,12 @@ export interface EntityPublisher {
     reason: UnavailableReason,
     lastReadAt: number | undefined,
   ): Promise<void>;
-  publishStatus(status: EntityState, engine: EngineStatus): Promise<void>;
+  /** `diagnostics`: the bridge's redacted state, for Home Assistant's diagnostics download where there is one (MQTT). */
+  publishStatus(
+    status: EntityState,
+    engine: EngineStatus,
+    diagnostics: Record<string, unknown>,
+  ): Promise<void>;
   /**
    * Steps of the delivery script that run, in Home Assistant, before the bus event, in the same
    * run (the MQTT event entity and device trigger), for an arrival marked `redelivered` or not.

@@ -1,4 +1,5 @@
 import type { Today } from "../api/schemas.js";
+import { isDerived } from "../engine/derived-facts.js";
 import {
   type ChildRef,
   type DeliveryOutcome,
@@ -12,7 +13,9 @@ import {
 } from "../engine/sink.js";
 import type { RecentDeliveryHistory } from "../engine/storage.js";
 import type { Logger } from "../log/logger.js";
+import { BRIDGE_VERSION } from "../version.js";
 import { AssistExposure, type AssistMemory } from "./assist.js";
+import { BridgeDiagnostics } from "./bridge-diagnostics.js";
 import { BridgeNotices } from "./bridge-notices.js";
 import { HaConnection } from "./connection.js";
 import { DashboardKeeper } from "./dashboard/dashboard-keeper.js";
@@ -86,6 +89,8 @@ export class HaSink implements Sink {
   /** When each child's today was last read. */
   readonly #lastReads = new Map<string, number>();
   readonly #notices: BridgeNotices;
+  /** The bridge's redacted state for the diagnostics download (bridge-diagnostics.ts). */
+  readonly #diagnostics = new BridgeDiagnostics();
   #status: EngineStatus | undefined;
   #lastWriteFailure = 0;
   readonly #opening: AbortSignal | undefined;
@@ -128,6 +133,7 @@ export class HaSink implements Sink {
       logger: options.logger,
       names: this.#names,
       texts,
+      onRefusalEnded: () => void this.#refusalEnded(),
     };
     this.#entities = (options.entities ?? ((ha) => new RestEntities(ha)))(parts);
     this.#events = new EventDeliverer({
@@ -215,6 +221,7 @@ export class HaSink implements Sink {
 
   async publishToday(child: ChildRef, today: Today, readAt: number): Promise<void> {
     this.#lastReads.set(child.id, readAt);
+    this.#diagnostics.read(child.id, readAt);
     const identity = this.#identity(child);
     await this.#publishing(() =>
       this.#entities.publishChild(
@@ -231,7 +238,10 @@ export class HaSink implements Sink {
 
   async publishEvent(child: ChildRef, delivery: FactDelivery): Promise<DeliveryOutcome> {
     if (!this.#connection.ready) throw new NotDeliveredError("Home Assistant is not ready");
-    return this.#events.deliver(child, delivery);
+    const outcome = await this.#events.deliver(child, delivery);
+    // The cursor's place: a journal fact (derived facts have a record of their own, not a cursor).
+    if (!isDerived(delivery.event)) this.#diagnostics.delivered(child.id, delivery.event);
+    return outcome;
   }
 
   /** The child's journal record: record-recovery.ts looks for the fact it names in the journal. */
@@ -242,16 +252,26 @@ export class HaSink implements Sink {
 
   async publishStatus(status: EngineStatus): Promise<void> {
     this.#status = status;
+    this.#diagnostics.status(status.state);
+    const diagnostics = this.#diagnostics.snapshot(status, {
+      bridge: BRIDGE_VERSION,
+      homeAssistant: this.#connection.haVersion,
+    });
     const lastFailure = Math.max(this.#lastWriteFailure, this.#events.lastRefusal);
     const degraded = Date.now() - lastFailure < DEGRADED_WINDOW_MS;
     await this.#publishing(() =>
-      this.#entities.publishStatus(statusEntity(this.#names, this.#language.texts, status, degraded), status),
+      this.#entities.publishStatus(
+        statusEntity(this.#names, this.#language.texts, status, degraded),
+        status,
+        diagnostics,
+      ),
     );
     await this.#notices.status(status.state);
   }
 
   async markUnavailable(child: ChildRef, reason: UnavailableReason): Promise<void> {
     const identity = this.#identity(child);
+    this.#diagnostics.unavailable(child.id, reason);
     await this.#publishing(() =>
       this.#entities.markUnavailable(identity, reason, this.#lastReads.get(child.id)),
     );
@@ -326,6 +346,16 @@ export class HaSink implements Sink {
     });
     // Home Assistant may have been restored from a backup, or the dashboard deleted meanwhile.
     await this.#keepDashboard();
+  }
+
+  /**
+   * The broker takes the bridge again (the add-on asked the Supervisor anew): everything the
+   * refusal held back, as after a connection. While Home Assistant is away, its return does it.
+   */
+  async #refusalEnded(): Promise<void> {
+    if (!this.#connection.ready) return;
+    await this.#publishing(() => this.#republish());
+    if (this.#status) await this.publishStatus(this.#status);
   }
 
   async #ensureRecords(): Promise<void> {

@@ -50,6 +50,11 @@ export interface HomeAssistantTargetOptions {
   logger: Logger;
   /** Entities through MQTT discovery on this broker; REST-made states when null. */
   broker: BrokerAddress | null;
+  /**
+   * The add-on's Supervisor: asked for the broker again after a refusal (a reinstalled Mosquitto
+   * has a new user), and for the add-on's page (the devices' link). None standalone.
+   */
+  supervisor?: SupervisorAccess | undefined;
   /** The prefix of entity ids, the event type and helpers; the contract's `reward_facts` when absent. */
   entityPrefix?: string | undefined;
   /** Remove everything published when the bridge stops (the demo). */
@@ -73,11 +78,20 @@ export interface HomeAssistantTargetOptions {
  * The MQTT client is loaded only when entities go through MQTT (it is the heaviest module).
  */
 export async function homeAssistantSink(options: HomeAssistantTargetOptions): Promise<Sink> {
-  const { broker, entityPrefix, removeOnStop, ...rest } = options;
+  const { broker, entityPrefix, removeOnStop, supervisor, ...rest } = options;
   const common = { ...rest, names: new EntityNames(entityPrefix), removeOnStop: removeOnStop ?? false };
   if (!broker) return new HaSink(common);
   const { mqttEntities } = await import("./mqtt/mqtt-entities.js");
-  return new HaSink({ ...common, entities: mqttEntities({ broker, bridgeVersion: BRIDGE_VERSION }) });
+  const addon = supervisor
+    ? {
+        askBrokerAgain: () => supervisorBroker(supervisor),
+        configurationUrl: await (await import("./mqtt/addon-page.js")).addonPage(supervisor, options.signal),
+      }
+    : {};
+  return new HaSink({
+    ...common,
+    entities: mqttEntities({ broker, bridgeVersion: BRIDGE_VERSION, ...addon }),
+  });
 }
 
 /**

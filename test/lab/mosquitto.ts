@@ -20,8 +20,10 @@ const MOSQUITTO = "/usr/sbin/mosquitto";
 const MOSQUITTO_PASSWD = "/usr/bin/mosquitto_passwd";
 
 export interface MosquittoOptions {
-  /** When set, anonymous clients are refused and this user is the only one. */
+  /** When set, anonymous clients are refused and this user is the only one (with `moreUsers`). */
   user?: { username: string; password: string };
+  /** Users beside `user` (a bridge's, apart from Home Assistant's). */
+  moreUsers?: ReadonlyArray<{ username: string; password: string }>;
 }
 
 export interface MosquittoBroker {
@@ -33,6 +35,8 @@ export interface MosquittoBroker {
   start(): Promise<void>;
   /** Stops it for good and removes its files. */
   dispose(): Promise<void>;
+  /** Gives a user a new password (or adds the user), as a reinstalled broker would: read at its next start. */
+  setPassword(username: string, password: string): Promise<void>;
 }
 
 /** Installs Debian's mosquitto once per machine; fails with what a person can do otherwise. */
@@ -47,15 +51,17 @@ export async function startMosquitto(options: MosquittoOptions = {}): Promise<Mo
   const port = await freeLoopbackPort();
   // `user root`: as root, Mosquitto would drop to its own user, who cannot read this private folder.
   const lines = [`listener ${port} 127.0.0.1`, "persistence false", "log_dest stderr", "user root"];
-  if (options.user) {
-    const passwords = join(dir, "passwords");
-    await writeFile(passwords, "");
-    const made = await runCommand(
-      MOSQUITTO_PASSWD,
-      ["-b", passwords, options.user.username, options.user.password],
-      { timeoutMs: 30_000 },
-    );
+  const passwords = join(dir, "passwords");
+  const setPassword = async (username: string, password: string) => {
+    const made = await runCommand(MOSQUITTO_PASSWD, ["-b", passwords, username, password], {
+      timeoutMs: 30_000,
+    });
     if (made.code !== 0) throw new Error(`mosquitto_passwd failed: ${tailLines(made.output, 5)}`);
+  };
+  if (options.user) {
+    await writeFile(passwords, "");
+    for (const user of [options.user, ...(options.moreUsers ?? [])])
+      await setPassword(user.username, user.password);
     lines.push("allow_anonymous false", `password_file ${passwords}`);
   } else {
     lines.push("allow_anonymous true");
@@ -95,6 +101,7 @@ export async function startMosquitto(options: MosquittoOptions = {}): Promise<Mo
     port,
     start,
     stop,
+    setPassword,
     dispose: async () => {
       await stop();
       await rm(dir, { recursive: true, force: true });

@@ -37,7 +37,12 @@ export interface DiscoveryContext {
   names: EntityNames;
   /** The entities' names, in the household's language. */
   texts: Texts;
+  /** The devices' link (the add-on's page in Home Assistant); none standalone. */
+  configurationUrl?: string | undefined;
 }
+
+/** The project's page: the support link of every discovered entity (as DOCS and the blueprints give it). */
+export const SUPPORT_URL = "https://github.com/reward-facts/reward-facts-bridge";
 
 /** The children's devices' manufacturer: what the blueprints' device pickers filter on (never translated). */
 export const CHILD_MANUFACTURER = "Household Reward Facts";
@@ -56,7 +61,12 @@ export const factTypes: readonly string[] = [...apiEventTypes, ...derivedFactTyp
 const origin = (context: DiscoveryContext) => ({
   name: "reward-facts-bridge",
   sw_version: context.bridgeVersion,
+  support_url: SUPPORT_URL,
 });
+
+/** The device page's "visit" link to the add-on's page; absent standalone (there is none to give). */
+const configurationUrl = (context: DiscoveryContext) =>
+  context.configurationUrl ? { configuration_url: context.configurationUrl } : {};
 
 const bridgeDevice = (context: DiscoveryContext) => ({
   identifiers: [BRIDGE_NODE],
@@ -65,6 +75,7 @@ const bridgeDevice = (context: DiscoveryContext) => ({
   manufacturer: "Reward Facts",
   model: context.texts.devices.bridge_model,
   sw_version: context.bridgeVersion,
+  ...configurationUrl(context),
 });
 
 /**
@@ -108,6 +119,7 @@ export function childDiscovery(child: ChildIdentity, context: DiscoveryContext):
     manufacturer: CHILD_MANUFACTURER,
     model: context.texts.devices.child_model,
     via_device: BRIDGE_NODE,
+    ...configurationUrl(context),
   };
   // An entity is available while the bridge runs and the child's facts can be read.
   const availability = {
@@ -189,7 +201,14 @@ export const bridgeEntityKeys = [
 ] as const;
 export type BridgeEntityKey = (typeof bridgeEntityKeys)[number];
 
-/** The bridge's entities; each id is `sensor.<prefix>_<key>`. */
+const internal = { entity_category: "diagnostic", enabled_by_default: false } as const;
+
+/**
+ * The bridge's entities; each id is `sensor.<prefix>_<key>`. Only the status is the contract's and
+ * enabled: the others are the bridge's internals (the status carries the same figures as
+ * attributes), registered disabled until a user enables them (Home Assistant's
+ * entity-disabled-by-default rule), so that they do not sit beside a child's minutes.
+ */
 const bridgeDefinitions: Record<
   BridgeEntityKey,
   { name: keyof Texts["bridge"]; extra: Record<string, unknown> }
@@ -200,19 +219,19 @@ const bridgeDefinitions: Record<
   },
   requests_last_minute: {
     name: "requests_last_minute",
-    extra: { icon: "mdi:swap-vertical", state_class: "measurement", entity_category: "diagnostic" },
+    extra: { icon: "mdi:swap-vertical", state_class: "measurement", ...internal },
   },
   budget_per_minute: {
     name: "budget_per_minute",
-    extra: { icon: "mdi:gauge", entity_category: "diagnostic" },
+    extra: { icon: "mdi:gauge", ...internal },
   },
   interval_stretch: {
     name: "interval_stretch",
-    extra: { icon: "mdi:arrow-expand-horizontal", state_class: "measurement", entity_category: "diagnostic" },
+    extra: { icon: "mdi:arrow-expand-horizontal", state_class: "measurement", ...internal },
   },
   last_error: {
     name: "last_error",
-    extra: { icon: "mdi:alert-circle-outline", entity_category: "diagnostic" },
+    extra: { icon: "mdi:alert-circle-outline", ...internal },
   },
 };
 

@@ -23,6 +23,11 @@ export interface MqttEntitiesOptions {
   broker: BrokerAddress;
   bridgeVersion: string;
   keepaliveSeconds?: number;
+  /** The add-on: the broker asked of the Supervisor again after a refusal (mqtt-link.ts). */
+  askBrokerAgain?: (() => Promise<BrokerAddress | null>) | undefined;
+  refusedRetryMs?: number | undefined;
+  /** The devices' link to the add-on's page in Home Assistant; none standalone. */
+  configurationUrl?: string | undefined;
 }
 
 interface RegistryEntry {
@@ -55,6 +60,9 @@ export class MqttEntities implements EntityPublisher {
       broker: options.broker,
       logger: ha.logger,
       keepaliveSeconds: options.keepaliveSeconds,
+      askBrokerAgain: options.askBrokerAgain,
+      refusedRetryMs: options.refusedRetryMs,
+      onRefusalEnded: () => this.#ha.onRefusalEnded?.(),
       // Children announced by an earlier run, who may have left since: cleared in setChildren.
       subscriptions: [ALL_DISCOVERY_CONFIGS],
       onMessage: (topic, payload) => {
@@ -157,8 +165,12 @@ export class MqttEntities implements EntityPublisher {
     await this.#link.publishAll(messages);
   }
 
-  async publishStatus(status: EntityState, engine: EngineStatus): Promise<void> {
-    const messages = bridgeStateMessages(status, engine);
+  async publishStatus(
+    status: EntityState,
+    engine: EngineStatus,
+    diagnostics: Record<string, unknown>,
+  ): Promise<void> {
+    const messages = bridgeStateMessages(status, engine, diagnostics);
     this.#last.set("", messages);
     await this.#link.publishAll(messages);
   }
@@ -186,6 +198,7 @@ export class MqttEntities implements EntityPublisher {
       bridgeVersion: this.#options.bridgeVersion,
       names: this.#ha.names,
       texts: this.#ha.texts(),
+      configurationUrl: this.#options.configurationUrl,
     };
   }
 

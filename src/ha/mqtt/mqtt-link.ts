@@ -21,7 +21,25 @@ export interface MqttLinkOptions {
   onMessage?: (topic: string, payload: Buffer) => void;
   /** Seconds; the broker publishes the last will this long (×1.5) after the bridge went silent. */
   keepaliveSeconds?: number;
+  /**
+   * Where the broker's address and credentials come from again after a refusal (the add-on: the
+   * Supervisor, which gives a reinstalled Mosquitto's new user); without it a refusal is final.
+   */
+  askBrokerAgain?: () => Promise<BrokerAddress | null>;
+  /** How long after a refusal it is asked again (and again, while refused). */
+  refusedRetryMs?: number;
+  /** The broker took the bridge again after a refusal: what could not be published, now. */
+  onRefusalEnded?: () => void;
 }
+
+/**
+ * After a refusal, the broker's source (the Supervisor, on the same host) is asked again this
+ * often; the broker itself is tried only with credentials that changed, or every
+ * SAME_CREDENTIALS_EVERY asks (a broker that refused while it started: the Mosquitto add-on does):
+ * retrying refused credentials fast only fills the broker's log.
+ */
+export const REFUSED_RETRY_MS = 15_000;
+const SAME_CREDENTIALS_EVERY = 4;
 
 /** The broker refused the credentials: a person must fix them. */
 export class BrokerRefusedError extends Error {
@@ -66,16 +84,25 @@ export class MqttLink {
   readonly #connected = new ReadyGate();
   #lostLogged = false;
   #refused: BrokerRefusedError | undefined;
+  /** The broker as last given (the Supervisor may give another after a refusal). */
+  #broker: BrokerAddress;
+  #retry: ReturnType<typeof setTimeout> | undefined;
+  #asksSinceTry = 0;
+  #closed = false;
 
   constructor(options: MqttLinkOptions) {
     this.#o = options;
+    this.#broker = options.broker;
   }
 
   get connected(): boolean {
     return this.#connected.isOpen && this.#client?.connected === true;
   }
 
-  /** Set once the broker has refused the credentials (it is not retried until restart). */
+  /**
+   * Set while the broker refuses the credentials. Retried only with credentials asked again
+   * (askBrokerAgain); without, until restart: retrying refused ones only fills the broker's log.
+   */
   get refused(): BrokerRefusedError | undefined {
     return this.#refused;
   }
@@ -87,7 +114,42 @@ export class MqttLink {
    */
   async open(signal?: AbortSignal): Promise<void> {
     signal?.throwIfAborted();
-    const { broker } = this.#o;
+    const client = this.#start(this.#broker);
+    await new Promise<void>((resolve, reject) => {
+      const settle = () => {
+        client.off("connect", onConnect);
+        client.off("error", onError);
+        client.off("end", onEnd);
+        signal?.removeEventListener("abort", onStop);
+      };
+      const onConnect = () => {
+        settle();
+        resolve();
+      };
+      // Closed before the broker answered: MQTT.js stops retrying, and nothing will connect.
+      const onEnd = () => {
+        settle();
+        reject(new BrokerUnavailableError("closed before the MQTT broker could be reached"));
+      };
+      const onStop = () => client.end(true);
+      const onError = (error: Error) => {
+        const classified = this.#classify(error);
+        if (!(classified instanceof BrokerRefusedError)) return;
+        settle();
+        // The caller says it (MqttEntities): not logged here too.
+        this.#refuse(client, classified, false);
+        reject(classified);
+      };
+      client.on("connect", onConnect);
+      client.on("error", onError);
+      client.on("end", onEnd);
+      signal?.addEventListener("abort", onStop, { once: true });
+    });
+    client.on("error", (error) => this.#onError(client, error));
+  }
+
+  /** A client of MQTT.js on `broker`, with what every connection of the link does. */
+  #start(broker: BrokerAddress): ReturnType<typeof connect> {
     const options: IClientOptions = {
       username: broker.username,
       password: broker.password,
@@ -120,45 +182,45 @@ export class MqttLink {
         this.#o.onMessage?.(topic, payload);
       }
     });
-    await new Promise<void>((resolve, reject) => {
-      const settle = () => {
-        client.off("connect", onConnect);
-        client.off("error", onError);
-        client.off("end", onEnd);
-        signal?.removeEventListener("abort", onStop);
-      };
-      const onConnect = () => {
-        settle();
-        resolve();
-      };
-      // Closed before the broker answered: MQTT.js stops retrying, and nothing will connect.
-      const onEnd = () => {
-        settle();
-        reject(new BrokerUnavailableError("closed before the MQTT broker could be reached"));
-      };
-      const onStop = () => client.end(true);
-      const onError = (error: Error) => {
-        const classified = this.#classify(error);
-        if (!(classified instanceof BrokerRefusedError)) return;
-        settle();
-        this.#refused = classified;
-        client.end(true);
-        reject(classified);
-      };
-      client.on("connect", onConnect);
-      client.on("error", onError);
-      client.on("end", onEnd);
-      signal?.addEventListener("abort", onStop, { once: true });
+    return client;
+  }
+
+  #onError(client: ReturnType<typeof connect>, error: unknown): void {
+    const classified = this.#classify(error);
+    if (classified instanceof BrokerRefusedError) this.#refuse(client, classified, !this.#refused);
+  }
+
+  /** Refused: this client ends, and the broker is asked again later when it can be. */
+  #refuse(client: ReturnType<typeof connect>, refused: BrokerRefusedError, log: boolean): void {
+    this.#refused = refused;
+    if (log) this.#o.logger.error(refused.message);
+    client.end(true);
+    if (!this.#o.askBrokerAgain || this.#closed) return;
+    clearTimeout(this.#retry);
+    this.#retry = setTimeout(() => void this.#askAgain(), this.#o.refusedRetryMs ?? REFUSED_RETRY_MS);
+    this.#retry.unref?.();
+  }
+
+  /** After a refusal: the broker as its source gives it now (new credentials?), tried once more. */
+  async #askAgain(): Promise<void> {
+    const ask = this.#o.askBrokerAgain;
+    if (!ask || this.#closed) return;
+    const broker = await ask().catch((error: unknown) => {
+      this.#o.logger.debug({ err: error }, "the MQTT broker could not be asked again");
+      return null;
     });
-    client.on("error", (error) => {
-      const classified = this.#classify(error);
-      if (classified instanceof BrokerRefusedError && !this.#refused) {
-        this.#refused = classified;
-        this.#o.logger.error(classified.message);
-        // Retrying refused credentials only fills the broker's log.
-        client.end(true);
-      }
-    });
+    if (this.#closed) return;
+    const same = broker !== null && sameBroker(broker, this.#broker);
+    if (!broker || (same && ++this.#asksSinceTry < SAME_CREDENTIALS_EVERY)) {
+      // None installed, no answer, or what was refused: asked again later, still refused.
+      this.#retry = setTimeout(() => void this.#askAgain(), this.#o.refusedRetryMs ?? REFUSED_RETRY_MS);
+      this.#retry.unref?.();
+      return;
+    }
+    this.#asksSinceTry = 0;
+    this.#broker = broker;
+    const client = this.#start(broker);
+    client.on("error", (error) => this.#onError(client, error));
   }
 
   whenConnected(signal: AbortSignal): Promise<void> {
@@ -178,6 +240,8 @@ export class MqttLink {
 
   /** Disconnects cleanly: no last will (the caller says what it wants the bridge to show). */
   async close(): Promise<void> {
+    this.#closed = true;
+    clearTimeout(this.#retry);
     const client = this.#client;
     this.#client = undefined;
     if (client) await client.endAsync().catch(() => undefined);
@@ -197,11 +261,16 @@ export class MqttLink {
       return;
     }
     this.#connected.set(true);
+    if (this.#refused) {
+      this.#refused = undefined;
+      this.#o.logger.info("the MQTT broker accepted the credentials the Supervisor gives now");
+      this.#o.onRefusalEnded?.();
+    }
   }
 
   #classify(error: unknown): Error {
     const code = (error as { code?: unknown })?.code;
-    const where = new URL(this.#o.broker.url).host;
+    const where = new URL(this.#broker.url).host;
     if (typeof code === "number" && REFUSED_CODES.has(code)) {
       return new BrokerRefusedError(
         `the MQTT broker at ${where} refused the bridge's credentials: check the MQTT user and password`,
@@ -209,4 +278,8 @@ export class MqttLink {
     }
     return error instanceof Error ? error : new Error(String(error));
   }
+}
+
+function sameBroker(a: BrokerAddress, b: BrokerAddress): boolean {
+  return a.url === b.url && a.username === b.username && a.password === b.password;
 }

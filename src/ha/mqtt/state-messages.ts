@@ -78,12 +78,20 @@ export function childUnavailableMessages(
   ];
 }
 
-/** The bridge's status entity (the contract's attributes) and its diagnostic entities. */
-export function bridgeStateMessages(status: EntityState, engine: EngineStatus): StateMessage[] {
+/**
+ * The bridge's status entity (the contract's attributes, and `diagnostics`: the bridge's redacted
+ * state, which Home Assistant's diagnostics download of the device then holds) and its diagnostic
+ * entities.
+ */
+export function bridgeStateMessages(
+  status: EntityState,
+  engine: EngineStatus,
+  diagnostics: Record<string, unknown>,
+): StateMessage[] {
   const retained = (topic: string, payload: string) => ({ topic, payload, retain: true });
   return [
     retained(bridgeTopics.state("status"), status.state),
-    retained(bridgeTopics.attributes("status"), JSON.stringify(attributesOf(status))),
+    retained(bridgeTopics.attributes("status"), JSON.stringify({ ...attributesOf(status), diagnostics })),
     retained(bridgeTopics.state("requests_last_minute"), String(engine.requestsLastMinute)),
     retained(bridgeTopics.state("budget_per_minute"), String(engine.budgetPerMinute)),
     retained(bridgeTopics.state("interval_stretch"), String(engine.stretch)),
