@@ -3,7 +3,7 @@
 import { App } from "./app.js";
 import { ConfigError, loadConfig } from "./config/load-config.js";
 import type { Sink } from "./engine/sink.js";
-import { EXIT_CONFIG, EXIT_OK } from "./exit-codes.js";
+import { EXIT_CONFIG } from "./exit-codes.js";
 import { type RunVoice, runUntilStopped } from "./lifecycle.js";
 import { createLogger, type Logger } from "./log/logger.js";
 import { runRemoval } from "./run-removal.js";
