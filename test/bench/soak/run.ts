@@ -25,6 +25,10 @@ const usage = `Usage: npm run soak -- [--rounds N] [--ha-kills N] [--ha-restarts
                    (default 10; 0 skips)
   --no-load        without the two busy processes beside it`;
 
+/** How many of the facts expected were derived from the children's days (a behavior declared). */
+const derivedIn = (ids: readonly string[]) => ids.filter((id) => id.startsWith("derived:")).length;
+const factsText = (ids: readonly string[]) => `${ids.length} facts (${derivedIn(ids)} derived)`;
+
 const root = fileURLToPath(new URL("../../..", import.meta.url));
 const KILLS = 50;
 const FACTS = 5_000;
@@ -83,6 +87,7 @@ async function main(argv: readonly string[]): Promise<number> {
       let lost = 0;
       let repeated = 0;
       let facts = 0;
+      let derived = 0;
       let duringDelivery = 0;
       for (let round = 1; round <= options.rounds; round++) {
         const sim = await ApiSimulator.start({
@@ -102,10 +107,11 @@ async function main(argv: readonly string[]): Promise<number> {
           lost += outcome.missing.length;
           repeated += outcome.repeated.length;
           facts += outcome.journal.length;
+          derived += derivedIn(outcome.journal);
           duringDelivery += outcome.killedWhileDelivering;
           report(
             `- round ${round}: ${KILLS} SIGKILLs of the bridge (${outcome.killedWhileDelivering} during delivery), ` +
-              `${outcome.journal.length} facts: lost ${outcome.missing.length}, repeated ${outcome.repeated.length}` +
+              `${factsText(outcome.journal)}: lost ${outcome.missing.length}, repeated ${outcome.repeated.length}` +
               ` (${seconds(performance.now() - roundStart)})`,
           );
           for (const id of outcome.missing) report(`  - lost ${id}`);
@@ -116,7 +122,8 @@ async function main(argv: readonly string[]): Promise<number> {
       }
       if (options.rounds > 0) {
         report(
-          `**Bridge SIGKILLed ${options.rounds * KILLS} times (${duringDelivery} during delivery), ${facts} facts: ` +
+          `**Bridge SIGKILLed ${options.rounds * KILLS} times (${duringDelivery} during delivery), ${facts} facts ` +
+            `(${derived} derived from the children's days): ` +
             `lost ${lost}, repeated ${repeated}**`,
         );
         failed ||= lost > 0 || repeated > 0;
@@ -129,7 +136,7 @@ async function main(argv: readonly string[]): Promise<number> {
         });
         report(
           `**Home Assistant SIGKILLed ${options.haKills} times (${outcome.killedWhileDelivering} during delivery), ` +
-            `${outcome.journal.length} facts: lost ${outcome.missing.length}, repeated ${outcome.repeated.length}, ` +
+            `${factsText(outcome.journal)}: lost ${outcome.missing.length}, repeated ${outcome.repeated.length}, ` +
             `of which unmarked ${outcome.unmarkedRepeats.length}** (arrivals marked redelivered: ` +
             `${outcome.markedRedelivered}; ${seconds(outcome.ms)})`,
         );
@@ -148,7 +155,7 @@ async function main(argv: readonly string[]): Promise<number> {
         const seen = outcome.automations;
         report(
           `**Home Assistant restarted cleanly ${options.haRestarts} times (${outcome.killedWhileDelivering} during ` +
-            `delivery), ${outcome.journal.length} facts, as automations saw them: lost ${seen.missing.length}, ` +
+            `delivery), ${factsText(outcome.journal)}, as automations saw them: lost ${seen.missing.length}, ` +
             `repeated ${seen.repeated.length}, of which unmarked ${seen.unmarkedRepeats.length}** (arrivals marked ` +
             `redelivered: ${seen.markedRedelivered}; as a websocket subscriber saw them: lost ${outcome.missing.length}, ` +
             `repeated ${outcome.repeated.length}; ${seconds(outcome.ms)})`,
@@ -166,7 +173,7 @@ async function main(argv: readonly string[]): Promise<number> {
         });
         report(
           `**Home Assistant and the bridge SIGKILLed together ${options.bothKills} times ` +
-            `(${outcome.killedWhileDelivering} during delivery), ${outcome.journal.length} facts: lost ` +
+            `(${outcome.killedWhileDelivering} during delivery), ${factsText(outcome.journal)}: lost ` +
             `${outcome.missing.length}, repeated ${outcome.repeated.length}, of which unmarked ` +
             `${outcome.unmarkedRepeats.length}** (arrivals marked redelivered: ${outcome.markedRedelivered}; ` +
             `${seconds(outcome.ms)})`,
