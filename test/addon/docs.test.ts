@@ -1,4 +1,4 @@
-import { readdirSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
@@ -24,13 +24,22 @@ import { EVENT_TYPE, eventData } from "../../src/ha/event-data.js";
 import { BROKER_NOTIFICATION_ID, TOKEN_NOTIFICATION_ID } from "../../src/ha/index.js";
 import { en } from "../../src/ha/texts/en.js";
 import { sampleCalmDay, sampleToday } from "../support/facts.js";
+import { anchorsOf, docPages, repositoryLinks } from "./markdown.js";
 import { readText, repoRoot } from "./supervisor-rules.js";
 
-// DOCS.md against the code: every list here comes from the code, so a new option, entity,
-// attribute, event field or status shows up as a documentation gap.
+// DOCS.md and the pages it links against the code: every list here comes from the code, so a new
+// option, entity, attribute, event field or status shows up as a documentation gap. DOCS.md is
+// what a parent reads in the Documentation tab; the details live on its pages, each checked where
+// it lives.
 
 const docs = readText("addon/DOCS.md");
-const mentions = (name: string) => docs.includes(`\`${name}\``);
+const mentions = (name: string, text = docs) => text.includes(`\`${name}\``);
+const entitiesPage = readText("addon/docs/entities.md");
+const troubleshootingPage = readText("addon/docs/troubleshooting.md");
+const dashboardPage = readText("addon/docs/dashboard.md");
+const blueprintsPage = readText("addon/docs/blueprints.md");
+/** The Documentation tab shows DOCS.md whole: a parent reads it there (peers' are 3 to 12 KB). */
+const DOCS_MAX_BYTES = 15_500;
 
 /** Every status the status sensor can show; the type makes the record complete. */
 const statusStates: Record<BridgeState | "ha_degraded" | "broker_refused", true> = {
@@ -89,9 +98,28 @@ const eventsPage = (() => {
   };
 })();
 
-const yamlBlocks = [...docs.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1] as string);
+const yamlOf = (text: string) => [...text.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1] as string);
+const yamlBlocks = yamlOf(docs);
 
 describe("DOCS.md", () => {
+  it(`stays short enough to read in the Documentation tab (at most ${DOCS_MAX_BYTES} bytes)`, () => {
+    expect(Buffer.byteLength(docs, "utf8")).toBeLessThanOrEqual(DOCS_MAX_BYTES);
+  });
+
+  it("links only to files and sections that exist, from DOCS, its pages and README", () => {
+    const broken: string[] = [];
+    const links = [...docPages(), "README.md"].flatMap(repositoryLinks);
+    for (const link of links) {
+      if (!existsSync(join(repoRoot, link.file))) broken.push(`${link.from}: ${link.target} (no file)`);
+      else if (link.section !== undefined && !anchorsOf(link.file).includes(link.section))
+        broken.push(`${link.from}: ${link.target} (no such section)`);
+    }
+    expect(broken).toEqual([]);
+    // DOCS links each of its pages, so that none is left unread.
+    const linked = new Set(repositoryLinks("addon/DOCS.md").map((link) => link.file));
+    expect(docPages().filter((page) => page !== "addon/DOCS.md" && !linked.has(page))).toEqual([]);
+  });
+
   it.each(Object.keys(optionsSchema.shape))("documents the option %s and its environment variable", (key) => {
     expect(mentions(key)).toBe(true);
     expect(mentions(environmentNames[key as keyof typeof environmentNames])).toBe(true);
@@ -106,13 +134,16 @@ describe("DOCS.md", () => {
     }
   });
 
-  it.each(childEntityKinds)("documents the entity of kind %s", (kind) => {
-    expect(mentions(childEntityId("<child>", kind))).toBe(true);
+  it.each(childEntityKinds)("documents the entity of kind %s (the entities page)", (kind) => {
+    expect(mentions(childEntityId("<child>", kind), entitiesPage)).toBe(true);
   });
 
-  it("documents the status sensor and every state it can show", () => {
+  it("documents the status sensor and every state it can show (DOCS' table, the troubleshooting page)", () => {
     expect(mentions(STATUS_ENTITY_ID)).toBe(true);
-    for (const state of Object.keys(statusStates)) expect(docs, state).toContain(`### \`${state}\``);
+    for (const state of Object.keys(statusStates)) {
+      expect(docs, state).toContain(`| \`${state}\` |`);
+      expect(troubleshootingPage, state).toContain(`### \`${state}\``);
+    }
   });
 
   it("documents every attribute the entities carry", () => {
@@ -134,17 +165,17 @@ describe("DOCS.md", () => {
       }),
     ];
     const attributes = new Set(states.flatMap((state) => Object.keys(state.attributes)));
-    expect([...attributes].filter((name) => !mentions(name))).toEqual([]);
+    expect([...attributes].filter((name) => !mentions(name, entitiesPage))).toEqual([]);
   });
 
   it("explains every reason an entity can be unavailable", () => {
-    for (const reason of unavailableReasonKinds) expect(mentions(reasonText(reason)), reason).toBe(true);
+    for (const reason of unavailableReasonKinds)
+      expect(mentions(reasonText(reason), troubleshootingPage), reason).toBe(true);
   });
 
   it("documents the event and each of its types, with its data", () => {
     expect(mentions(EVENT_TYPE)).toBe(true);
     for (const type of [...apiEventTypes, ...derivedFactTypes]) {
-      expect(mentions(type), type).toBe(true);
       const section = eventsPage.section(type);
       expect(section, `a section of docs/events.md for ${type}`).toBeDefined();
       // What the delivery adds (redelivered) with what the mapping gives.
@@ -155,7 +186,6 @@ describe("DOCS.md", () => {
       for (const field of Object.keys(data)) {
         const where = eventsPage.common.includes(`\`${field}\``) ? eventsPage.common : section;
         expect(where?.includes(`\`${field}\``), `${type}.${field}`).toBe(true);
-        expect(mentions(field), `${type}.${field} in DOCS.md`).toBe(true);
       }
       // An automation to start from, on this type.
       const example = [...(section ?? "").matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) =>
@@ -170,10 +200,9 @@ describe("DOCS.md", () => {
     expect(mentions(BROKER_NOTIFICATION_ID)).toBe(true);
   });
 
-  it("shows YAML that parses, here and on the events page", () => {
-    expect(yamlBlocks.length).toBeGreaterThan(3);
-    const eventBlocks = [...readText("addon/docs/events.md").matchAll(/```yaml\n([\s\S]*?)```/g)];
-    for (const block of [...yamlBlocks, ...eventBlocks.map((m) => m[1] as string)])
+  it("shows YAML that parses, here and on every page", () => {
+    expect(yamlBlocks.length).toBeGreaterThanOrEqual(3);
+    for (const block of docPages().flatMap((page) => yamlOf(readText(page))))
       expect(() => parse(block), block).not.toThrow();
   });
 
@@ -212,7 +241,7 @@ describe("DOCS.md", () => {
   });
 
   it("gives, for a dashboard kept by hand, exactly the cards the bridge writes (Léa's section, MQTT)", () => {
-    const section = yamlBlocks
+    const section = yamlOf(dashboardPage)
       .map((block) => parse(block) as { type?: string })
       .find((value) => value?.type === "grid");
     expect(section).toEqual(
@@ -220,14 +249,14 @@ describe("DOCS.md", () => {
     );
   });
 
-  it("lists every blueprint, with an import link in each language to the file in the repository", () => {
+  it("names every blueprint, and its page gives an import link in each language to the file in the repository", () => {
     for (const folder of ["reward_facts", "reward_facts_fr"]) {
       const blueprints = readdirSync(join(repoRoot, "addon/blueprints/automation", folder));
       expect(blueprints.length).toBeGreaterThanOrEqual(6);
       for (const file of blueprints) {
         expect(mentions(file.replace(/\.yaml$/, "")), file).toBe(true);
         const link = `blueprint_url=https://github.com/reward-facts/reward-facts-bridge/blob/main/addon/blueprints/automation/${folder}/${file}`;
-        expect(docs, `${folder}/${file}`).toContain(
+        expect(blueprintsPage, `${folder}/${file}`).toContain(
           `https://my.home-assistant.io/create-link/?redirect=blueprint_import&${link})`,
         );
       }

@@ -2,10 +2,11 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { crc32, inflateSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
+import { docPages, repositoryLinks } from "./markdown.js";
 import { readText, repoRoot } from "./supervisor-rules.js";
 
 // The store shows icon.png (128×128) in lists and logo.png (about 250×100) on the add-on's page;
-// README and DOCS show the browser tests' screenshots. A file that only looks like a PNG shows as
+// README, DOCS and its pages show the browser tests' screenshots. A file that only looks like a PNG shows as
 // a broken image, so each one is decoded here.
 
 interface Png {
@@ -52,14 +53,16 @@ describe("the add-on's images", () => {
     expect(decodePng("addon/logo.png")).toMatchObject({ width: 250, height: 100, colourType: 6 });
   });
 
-  it("has the screenshots README and DOCS show, each a real picture of the width it was taken at", () => {
+  it("has the screenshots README, DOCS and its pages show, each a real picture of the width it was taken at", () => {
     // Markdown images and <img src> of both documents, as paths from the repository's root.
     const shown = [
       ...[...readText("README.md").matchAll(/!\[[^\]]*\]\(([^)]+\.png)\)|src="([^"]+\.png)"/g)].map(
         (m) => (m[1] ?? m[2]) as string,
       ),
-      ...[...readText("addon/DOCS.md").matchAll(/!\[[^\]]*\]\(([^)]+\.png)\)/g)].map(
-        (m) => `addon/${m[1] as string}`,
+      ...docPages().flatMap((page) =>
+        repositoryLinks(page)
+          .map((link) => link.file)
+          .filter((file) => file.endsWith(".png")),
       ),
     ];
     const pictures = [

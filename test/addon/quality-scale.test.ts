@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { anchorsOf } from "./markdown.js";
 import { readText, repoRoot } from "./supervisor-rules.js";
 
 // addon/quality_scale.md: every rule of Home Assistant's Integration Quality Scale, as core's
@@ -83,14 +84,6 @@ const ruleOf = (name: string): Rule | undefined => {
   return typeof rule === "string" ? { status: rule } : rule;
 };
 
-/** A heading's anchor as GitHub makes it: lower case, spaces to hyphens, punctuation dropped. */
-const anchor = (heading: string) =>
-  heading
-    .trim()
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N} _-]/gu, "")
-    .replace(/ /g, "-");
-
 describe("addon/quality_scale.md", () => {
   it("has every rule of the scale, and none besides (54)", () => {
     const all = Object.values(tiers).flat();
@@ -116,8 +109,7 @@ describe("addon/quality_scale.md", () => {
         const [file = "", section] = place.split("#");
         if (!existsSync(join(repoRoot, file))) missing.push(`${name}: ${file}`);
         else if (section) {
-          const headings = [...readText(file).matchAll(/^#{1,6} (.+)$/gm)].map((m) => anchor(m[1] as string));
-          if (!headings.includes(section)) missing.push(`${name}: ${place}`);
+          if (!anchorsOf(file).includes(section)) missing.push(`${name}: ${place}`);
         }
       }
     }
