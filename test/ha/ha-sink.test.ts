@@ -109,7 +109,9 @@ describe(`HaSink against a real Home Assistant ${version}`, () => {
 
   it("writes only the states that changed", async () => {
     const first = await statePostsDuring(() => sink.publishToday(child, today, readAt));
-    expect(first).toBe(12);
+    // Every entity of a child's day at first, screen_time_allowed among them.
+    expect(first).toBe(13);
+    expect((await ha.getState("binary_sensor.reward_facts_zoe_screen_time_allowed"))?.state).toBe("on");
     expect((await ha.getState("sensor.reward_facts_zoe_minutes_remaining"))?.state).toBe("10");
     // The same answer read again a minute later: nothing to write (last_read waits for its refresh).
     expect(await statePostsDuring(() => sink.publishToday(child, today, readAt + 60_000))).toBe(0);
