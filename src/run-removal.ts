@@ -3,9 +3,13 @@
 // with the exit code main turns into the process's: 0 when everything went, 1 when a kind could
 // not be removed (or Home Assistant could not be reached), 2 when a person must fix something first.
 import type { BridgeConfig } from "./config/load-config.js";
-import { DEMO_ENTITY_PREFIX } from "./demo/demo-config.js";
 import { EXIT_CONFIG, EXIT_FAILURE, EXIT_OK } from "./exit-codes.js";
-import { type BrokerAddress, removeFromHomeAssistant, supervisorBroker } from "./ha/index.js";
+import {
+  type BrokerAddress,
+  DEMO_ENTITY_PREFIX,
+  removeFromHomeAssistant,
+  supervisorBroker,
+} from "./ha/index.js";
 import type { Logger } from "./log/logger.js";
 
 /** However long Home Assistant takes to come up, the removal gives up after this. */

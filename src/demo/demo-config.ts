@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { type BridgeConfig, loadConfig } from "../config/load-config.js";
+import { DEMO_ENTITY_PREFIX } from "../ha/index.js";
 
 export interface DemoConfigInput {
   /** The user's environment: only HA_URL, HA_TOKEN and REWARD_FACTS_LOG_LEVEL are read from it. */
@@ -21,12 +22,8 @@ export interface DemoConfigInput {
 export const DEMO_EVENTS_INTERVAL_SECONDS = 13;
 export const DEMO_TODAY_INTERVAL_SECONDS = 15;
 
-/**
- * The demo's names in Home Assistant: `sensor.reward_facts_demo_lea_minutes_remaining`,
- * `reward_facts_demo_event`. Never the contract's, so that a "TV off" or an announcement
- * listening to the real ones does not run on simulated children.
- */
-export const DEMO_ENTITY_PREFIX = "reward_facts_demo";
+/** The demo's names in Home Assistant (ha/entity-names.ts). */
+export { DEMO_ENTITY_PREFIX };
 
 /**
  * The bridge's configuration for the demo, built by the same loader as a real one from an

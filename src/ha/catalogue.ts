@@ -90,3 +90,16 @@ export function classAttributes(definition: EntityDefinition): Record<string, un
     ...(definition.options ? { options: [...definition.options] } : {}),
   };
 }
+
+/**
+ * The bridge's own entities, by key (names.bridge(key) gives the id): here rather than with MQTT's
+ * discovery, since the removal step (a REST-mode run too) knows them without loading MQTT's code.
+ */
+export const bridgeEntityKeys = [
+  "status",
+  "requests_last_minute",
+  "budget_per_minute",
+  "interval_stretch",
+  "last_error",
+] as const;
+export type BridgeEntityKey = (typeof bridgeEntityKeys)[number];

@@ -7,6 +7,14 @@ import { type ChildEntityKind, childEntityDefinitions } from "./catalogue.js";
 /** The prefix the contract fixes. */
 export const CONTRACT_PREFIX = "reward_facts";
 
+/**
+ * The demo's names in Home Assistant: `sensor.reward_facts_demo_lea_minutes_remaining`,
+ * `reward_facts_demo_event`. Never the contract's, so that a "TV off" or an announcement
+ * listening to the real ones does not run on simulated children. Here, not with the demo: the
+ * bridge's removal step and `npm run dashboard` leave the demo's things alone without loading it.
+ */
+export const DEMO_ENTITY_PREFIX = "reward_facts_demo";
+
 /** The other child entities: the read status (MQTT mode's diagnostic) and the journal (event entity). */
 export type ChildExtraKey = "read_status" | "journal";
 

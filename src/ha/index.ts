@@ -27,6 +27,7 @@ export {
   type DashboardOnceOptions,
   writeDashboardOnce,
 } from "./dashboard/dashboard-once.js";
+export { DEMO_ENTITY_PREFIX } from "./entity-names.js";
 export { EVENT_TYPE } from "./event-data.js";
 export { type HeldLease, holdHouseholdLease, LeaseLostError } from "./household-lease.js";
 export type { BrokerAddress } from "./mqtt/mqtt-link.js";

@@ -1,7 +1,6 @@
-import { childEntityKinds } from "./catalogue.js";
+import { bridgeEntityKeys, childEntityKinds } from "./catalogue.js";
 import { recordIdOf } from "./delivery-records.js";
 import type { EntityNames } from "./entity-names.js";
-import { bridgeEntityKeys } from "./mqtt/discovery.js";
 import { BRIDGE_NOTIFICATION_IDS } from "./notifications.js";
 
 // What of Home Assistant's is the bridge's, for its removal step (removal.ts): pure choices over

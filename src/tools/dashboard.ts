@@ -5,9 +5,8 @@ import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { EXIT_USAGE, usageLine } from "../cli-usage.js";
-import { DEMO_ENTITY_PREFIX } from "../demo/demo-config.js";
 import { EXIT_CONFIG, EXIT_FAILURE, EXIT_OK } from "../exit-codes.js";
-import { writeDashboardOnce } from "../ha/index.js";
+import { DEMO_ENTITY_PREFIX, writeDashboardOnce } from "../ha/index.js";
 import { createLogger } from "../log/logger.js";
 
 export const dashboardUsage = `Usage: npm run dashboard -- [--help]

@@ -192,14 +192,9 @@ export function clearChildDiscovery(child: ChildIdentity, context: DiscoveryCont
 }
 
 /** The bridge's own entities on the bridge's device. */
-export const bridgeEntityKeys = [
-  "status",
-  "requests_last_minute",
-  "budget_per_minute",
-  "interval_stretch",
-  "last_error",
-] as const;
-export type BridgeEntityKey = (typeof bridgeEntityKeys)[number];
+import { type BridgeEntityKey, bridgeEntityKeys } from "../catalogue.js";
+
+export { type BridgeEntityKey, bridgeEntityKeys };
 
 const internal = { entity_category: "diagnostic", enabled_by_default: false } as const;
 
