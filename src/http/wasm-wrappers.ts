@@ -1,11 +1,9 @@
 // undici parses HTTP with llhttp, a WebAssembly module: each response is some twenty calls between
-// JavaScript and it. V8 13 and later (Node 24, 26) makes those calls through a generic wrapper,
+// JavaScript and it. V8 (12 and later: Node 22, 24, 26) makes those calls through a generic wrapper,
 // and after a thousand calls of one function compiles a wrapper of its own with its optimizing
 // compiler, whose code pages of the node binary then stay resident for good, to save a fraction of
 // a microsecond per call on one request every few seconds. V8 11 (Node 20) compiles its wrappers as
 // it instantiates a module, with no tier-up, and has no such flag: it would print an error for it.
-// V8 12.4 (Node 22) knows the flag but compiled no wrapper of its own through 1,500 responses
-// (wasm-wrappers.test.ts, run on Node 22.23.3): nothing to keep it from, so no flag there either.
 // What it saves, and what to check on a Node upgrade: the ledger, src/build/README.md.
 import { setFlagsFromString } from "node:v8";
 
@@ -15,7 +13,7 @@ const NEVER = 2 ** 31 - 1;
 /** V8's flag that keeps the generic wrapper, for the V8 of `v8Version`; undefined where it has none. */
 export function wrapperBudgetFlag(v8Version: string): string | undefined {
   const major = Number.parseInt(v8Version, 10);
-  return major >= 13 ? `--wasm-wrapper-tiering-budget=${NEVER}` : undefined;
+  return major >= 12 ? `--wasm-wrapper-tiering-budget=${NEVER}` : undefined;
 }
 
 /**

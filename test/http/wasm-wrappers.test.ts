@@ -44,7 +44,7 @@ async function wrappersCompiled(
 describe("undici's WebAssembly parser in the bridge", () => {
   it.each([
     ["11.3.244.8-node.33", undefined],
-    ["12.4.254.21-node.57", undefined],
+    ["12.4.254.21-node.57", "--wasm-wrapper-tiering-budget=2147483647"],
     ["13.6.233.10-node.24", "--wasm-wrapper-tiering-budget=2147483647"],
     ["14.1.146.11-node.22", "--wasm-wrapper-tiering-budget=2147483647"],
   ])("V8 %s: %s", (version, flag) => {
@@ -59,17 +59,16 @@ describe("undici's WebAssembly parser in the bridge", () => {
       const plain = await wrappersCompiled(PLAIN_POOL, RESPONSES, true);
       const bridge = await wrappersCompiled(BRIDGE_UNDICI, RESPONSES, true);
       expect(bridge.stderr).not.toMatch(/unrecognized flag|bad option/);
-      // The tier-up happens without the budget (else this test could not fail), and not with it.
-      expect(plain.wrappers).toBeGreaterThan(0);
       expect(bridge.wrappers).toBe(0);
+      // The tier-up happens without the budget (else this test could not fail), and not with it.
+      // Seen every time on V8 14 (Node 26); V8 12.4 and 13.6 (Node 22, 24) did it seldom if at all
+      // within these responses (0 on Node 22.23.3, 0 or 1 on 24.21.0, 2026-11-28), so there only
+      // the bridge's side is checked.
+      if (Number.parseInt(process.versions.v8, 10) >= 14) expect(plain.wrappers).toBeGreaterThan(0);
     }, 120_000);
   } else {
-    it(`compiles no wrapper of its own through ${RESPONSES} responses, so nothing is kept from it (V8 ${process.versions.v8})`, async () => {
-      expect((await wrappersCompiled(PLAIN_POOL, RESPONSES, true)).wrappers).toBe(0);
-    }, 120_000);
-    // V8 11 (Node 20) compiles its wrappers as it instantiates the module, and V8 12.4 (Node 22)
-    // compiled none of its own through these responses: no tier-up to keep from, so the measure
-    // sets no flag there (above), and V8 has nothing to refuse.
+    // V8 11 (Node 20) compiles its wrappers as it instantiates the module, with no tier-up to keep
+    // from: the measure sets no flag there (above), and V8 has nothing to refuse.
     it(`sets no flag that V8 ${process.versions.v8} would refuse as the bridge reads answers`, async () => {
       const bridge = await wrappersCompiled(BRIDGE_UNDICI, 3, false);
       expect(bridge.stderr).not.toMatch(/unrecognized flag|bad option/);
