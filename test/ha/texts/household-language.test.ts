@@ -163,11 +163,25 @@ describe(`the household's language, Home Assistant ${version}`, () => {
     });
     try {
       const text = () => visibleTexts(dashboard, "hui-view").then((texts) => texts.join(" "));
-      await expect.poll(text, { timeout: 45_000, interval: 500 }).toContain(fr.dashboard.minutes_left);
-      const seen = await text();
-      expect(seen).toContain(fr.dashboard.today);
-      expect(seen).toContain(`Inès : ${fr.reasons.rules_not_synced}`);
-      expect(seen).toContain(fr.dashboard.advice_rules_not_synced);
+      // The sections are drawn one after another: all of them awaited, not the first one only.
+      const wanted = [
+        fr.dashboard.minutes_left,
+        fr.dashboard.today,
+        `Inès : ${fr.reasons.rules_not_synced}`,
+        fr.dashboard.advice_rules_not_synced,
+      ];
+      await expect
+        .poll(
+          async () => {
+            const seen = await text();
+            return wanted.filter((words) => !seen.includes(words));
+          },
+          {
+            timeout: 45_000,
+            interval: 500,
+          },
+        )
+        .toEqual([]);
       await screenshot(dashboard, "dashboard-fr");
     } finally {
       await dashboard.context().close();
