@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { RewardFactsClient } from "./api/client.js";
-import { type BridgeConfig, ConfigError } from "./config/load-config.js";
+import { type BridgeConfig, ConfigError, homeAssistantAccess } from "./config/load-config.js";
 import type { BridgeOptions } from "./config/options-schema.js";
 import { ConsoleSink } from "./console/console-sink.js";
 import { Engine, type EngineOptions } from "./engine/engine.js";
@@ -198,9 +198,7 @@ export class App {
       await store.set(INSTANCE_KEY, instanceId);
     }
     return holdHouseholdLease({
-      url: homeAssistant.url,
-      token: homeAssistant.token,
-      requireAdmin: homeAssistant.kind === "standalone",
+      ...homeAssistantAccess(homeAssistant),
       logger: this.#logger,
       instanceId,
       mode: this.#config.mode,
@@ -253,9 +251,7 @@ export class App {
       this.#logger.info({ url: homeAssistant.url }, "connecting to Home Assistant");
       sinks.push(
         await homeAssistantSink({
-          url: homeAssistant.url,
-          token: homeAssistant.token,
-          requireAdmin: homeAssistant.kind === "standalone",
+          ...homeAssistantAccess(homeAssistant),
           logger: this.#logger,
           broker,
           supervisor: this.#config.broker.kind === "supervisor" ? this.#config.broker : undefined,

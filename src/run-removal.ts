@@ -2,7 +2,7 @@
 // remove_from_home_assistant): what run-bridge.ts does instead of starting the bridge. It resolves
 // with the exit code main turns into the process's: 0 when everything went, 1 when a kind could
 // not be removed (or Home Assistant could not be reached), 2 when a person must fix something first.
-import type { BridgeConfig } from "./config/load-config.js";
+import { type BridgeConfig, homeAssistantAccess } from "./config/load-config.js";
 import { EXIT_CONFIG, EXIT_FAILURE, EXIT_OK } from "./exit-codes.js";
 import {
   type BrokerAddress,
@@ -27,9 +27,7 @@ export async function runRemoval(config: BridgeConfig, logger: Logger, stop: Abo
   logger.info({ url: homeAssistant.url }, "removing everything the bridge made from Home Assistant");
   try {
     const result = await removeFromHomeAssistant({
-      url: homeAssistant.url,
-      token: homeAssistant.token,
-      requireAdmin: homeAssistant.kind === "standalone",
+      ...homeAssistantAccess(homeAssistant),
       broker: await knownBroker(config, signal),
       logger,
       besides: [DEMO_ENTITY_PREFIX],

@@ -23,6 +23,18 @@ export type HomeAssistantTarget =
   /** Standalone: a Home Assistant URL and a long-lived token of an admin user. */
   | { kind: "standalone"; url: string; token: string };
 
+/** What a connection to Home Assistant is given: where, with which token, and whether it must be an admin's. */
+export interface HomeAssistantAccess {
+  url: string;
+  token: string;
+  /** Standalone tokens must belong to an administrator; the Supervisor's proxy is one. */
+  requireAdmin: boolean;
+}
+
+export function homeAssistantAccess(target: HomeAssistantTarget): HomeAssistantAccess {
+  return { url: target.url, token: target.token, requireAdmin: target.kind === "standalone" };
+}
+
 export interface BridgeConfig {
   options: BridgeOptions;
   /** Where the store lives: `/data` in the add-on, `./data` standalone. */
