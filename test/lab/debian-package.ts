@@ -34,6 +34,13 @@ export function ensureDebianProgram(program: DebianProgram): Promise<void> {
   return installing;
 }
 
+/**
+ * apt-get's options here: wait for dpkg's lock rather than fail at once. A first run installs
+ * several of Debian's programs from parallel test files (Mosquitto, Chromium, debootstrap), each
+ * under a lock of its own, and apt-get holds one lock for the whole machine.
+ */
+export const APT_WAITS_FOR_LOCK = ["-o", "DPkg::Lock::Timeout=600"] as const;
+
 async function install({ neededBy, binary, packages }: DebianProgram): Promise<void> {
   if (existsSync(binary)) return;
   const names = packages.join(" ");
@@ -54,14 +61,18 @@ async function install({ neededBy, binary, packages }: DebianProgram): Promise<v
     process.stderr.write(`${tag} installing Debian's ${names} (first run only)\n`);
     const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
     const aptInstall = () =>
-      runCommand("apt-get", ["install", "-y", "--no-install-recommends", ...packages], {
-        timeoutMs: 10 * 60_000,
-        env,
-      });
+      runCommand(
+        "apt-get",
+        [...APT_WAITS_FOR_LOCK, "install", "-y", "--no-install-recommends", ...packages],
+        {
+          timeoutMs: 10 * 60_000,
+          env,
+        },
+      );
     let run = await aptInstall();
     if (run.code !== 0) {
       // A machine whose package lists are stale or absent: fetch them once, then try again.
-      await runCommand("apt-get", ["update"], { timeoutMs: 5 * 60_000, env });
+      await runCommand("apt-get", [...APT_WAITS_FOR_LOCK, "update"], { timeoutMs: 5 * 60_000, env });
       run = await aptInstall();
     }
     if (run.code !== 0 || !existsSync(binary)) {

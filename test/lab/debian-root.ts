@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { copyFile, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { debianMirror, readAptSources } from "./apt-mirror.js";
+import { APT_WAITS_FOR_LOCK } from "./debian-package.js";
 import { runCommand } from "./run-command.js";
 
 /*
@@ -75,12 +76,12 @@ export async function buildDebianRoot(
 async function ensureDebootstrap(step: InstallStep): Promise<string> {
   const path = "/usr/sbin/debootstrap";
   if (existsSync(path)) return path;
-  const install = ["install", "-y", "--no-install-recommends", "debootstrap"];
+  const install = [...APT_WAITS_FOR_LOCK, "install", "-y", "--no-install-recommends", "debootstrap"];
   try {
     await step("apt-get install debootstrap", "apt-get", install);
   } catch {
     // A fresh machine may have no package lists yet.
-    await step("apt-get update", "apt-get", ["update"]);
+    await step("apt-get update", "apt-get", [...APT_WAITS_FOR_LOCK, "update"]);
     await step("apt-get install debootstrap", "apt-get", install);
   }
   return path;
