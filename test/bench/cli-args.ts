@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
 
-export const sectionIds = ["budget", "catchup", "side-by-side", "restarts", "cost"] as const;
+export const sectionIds = ["budget", "catchup", "side-by-side", "restarts", "cost", "delivery"] as const;
 export type SectionId = (typeof sectionIds)[number];
 
 export interface BenchArgs {

@@ -13,6 +13,8 @@ import { FLAG_FLOOR_BYTES, flagEarnings, flagsTable } from "./cost/flags.js";
 import { LEAN_GOALS, leanGoals } from "./cost/goals.js";
 import type { ConfigResult } from "./cost/run-config.js";
 import { usageOf } from "./cost/usage.js";
+import type { DeliveryResult, ModeResult } from "./delivery/run-delivery.js";
+import { deliveryGoals } from "./delivery/section.js";
 import { atMost, everyOne, withinOfBest } from "./goals/goal.js";
 import { goalsSection } from "./goals/summary.js";
 import { parseResidentMemory } from "./real/proc-stats.js";
@@ -539,5 +541,55 @@ describe("helpers", () => {
     });
     expect(parseBenchArgs([]).eachFlag).toBe(false);
     expect(() => parseBenchArgs(["--only", "speed"])).toThrow(BenchUsageError);
+  });
+});
+
+describe("delivery goals (issue 48)", () => {
+  const mode = (
+    m: "rest" | "mqtt",
+    burstMs: number,
+    drainMs: number,
+    catchup: Partial<ModeResult["catchup"]> = {},
+  ) =>
+    ({
+      mode: m,
+      burst: { facts: 1_000, pages: 11, wallMs: burstMs, cpuMs: 1, cpuSpanMs: 1 },
+      catchup: {
+        facts: 10_000,
+        drainMs,
+        delivered: 10_000,
+        duplicates: 0,
+        inOrder: true,
+        pages: 103,
+        ...catchup,
+      },
+    }) satisfies ModeResult;
+  const result = (modes: ModeResult[]): DeliveryResult => ({
+    params: { burst: 1_000, catchupFacts: 10_000, catchupChildren: 3 },
+    homeAssistantVersion: "2026.11.0",
+    modes,
+  });
+
+  it("judges MQTT against REST: 1.5 × a fact in the burst, 1.1 × the catch-up's drain", () => {
+    const met = deliveryGoals(result([mode("rest", 5_000, 210_000), mode("mqtt", 7_400, 230_000)]));
+    expect(met.map((g) => g.met)).toEqual([true, true, true, true]);
+    expect(met[0]?.ratio).toBeCloseTo(1.48, 2);
+    const slow = deliveryGoals(result([mode("rest", 5_000, 210_000), mode("mqtt", 54_000, 540_000)]));
+    expect(slow.slice(0, 2).map((g) => g.met)).toEqual([false, false]);
+  });
+
+  it("fails a catch-up that lost, repeated or reordered a fact, and a mode never measured", () => {
+    const goals = deliveryGoals(
+      result([
+        mode("rest", 5_000, 210_000, { duplicates: 1 }),
+        mode("mqtt", 5_000, 210_000, { inOrder: false, delivered: 9_999 }),
+      ]),
+    );
+    expect(goals.slice(2).map((g) => g.met)).toEqual([false, false]);
+    expect(
+      deliveryGoals(result([mode("rest", 5_000, 210_000)]))
+        .slice(0, 2)
+        .map((g) => g.met),
+    ).toEqual([false, false]);
   });
 });

@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import { EXIT_USAGE, usageLine } from "../../src/cli-usage.js";
 import { BenchUsageError, benchUsage, isFullRun, parseBenchArgs } from "./cli-args.js";
 import { costSection } from "./cost/section.js";
+import { deliverySection } from "./delivery/section.js";
 import { goalsSection } from "./goals/summary.js";
 import { type RunInfo, readmeBlock, resultsDocument } from "./report/document.js";
 import { describeMachine } from "./report/machine.js";
@@ -46,6 +47,8 @@ async function main(argv: readonly string[]): Promise<number> {
   if (has("side-by-side")) show([await sideBySideSection(args.quick)]);
   if (has("restarts")) show([await restartsSection()]);
   if (has("cost")) show([await costSection(args.quick, args.eachFlag)]);
+  // Issue 48: delivery, not the API, must not become the limit in MQTT mode.
+  if (has("delivery")) show([await deliverySection(args.quick)]);
 
   // The goals of every section in one table: printed last here, first in the written results.
   const goals = goalsSection(sections);

@@ -4,7 +4,7 @@ import { connect, createServer, type Socket } from "node:net";
 interface Pair {
   client: Socket;
   upstream: Socket;
-  /** What Home Assistant sends on this connection is thrown away. */
+  /** What the far side sends on this connection is thrown away. */
   deaf: boolean;
 }
 
@@ -16,7 +16,8 @@ interface Pair {
  */
 export class CuttableLink {
   readonly #pairs = new Set<Pair>();
-  readonly #server = createServer((client) => this.#relay(client));
+  readonly #server = createServer((client) => (this.#refusing ? client.destroy() : this.#relay(client)));
+  #refusing = false;
   #target: { host: string; port: number } = { host: "127.0.0.1", port: 0 };
   #url = "";
 
@@ -52,6 +53,16 @@ export class CuttableLink {
       pair.client.destroy();
       pair.upstream.destroy();
     }
+  }
+
+  /** Ends every open connection and refuses new ones until `admit()`: the far side is unreachable. */
+  refuse(): void {
+    this.#refusing = true;
+    this.cut();
+  }
+
+  admit(): void {
+    this.#refusing = false;
   }
 
   async close(): Promise<void> {

@@ -17,7 +17,8 @@ interface FlowStep {
  */
 export async function setUpMqttIntegration(
   ha: HomeAssistantInstance,
-  broker: MosquittoBroker,
+  /** Where Home Assistant reaches the broker on loopback: the broker's port, or a relay's to it. */
+  broker: Pick<MosquittoBroker, "port">,
   credentials?: { username: string; password: string },
 ): Promise<void> {
   const post = async (path: string, body: unknown): Promise<FlowStep> => {

@@ -29,6 +29,8 @@ export interface KillRoundOptions {
   seed: number;
   /** Called after each kill (progress for the soak). */
   onKill?: (index: number) => void;
+  /** More of the bridge's environment (MQTT mode: the broker). */
+  env?: Record<string, string>;
 }
 
 export interface KillRoundOutcome {
@@ -92,7 +94,12 @@ function declare(
   };
 }
 
-function bridgeEnv(ha: HomeAssistantInstance, sim: ApiSimulator, dataDir: string): Record<string, string> {
+function bridgeEnv(
+  ha: HomeAssistantInstance,
+  sim: ApiSimulator,
+  dataDir: string,
+  more: Record<string, string> = {},
+): Record<string, string> {
   const { ordinary, custody } = sim.children;
   return {
     REWARD_FACTS_API_TOKEN: sim.tokens.household,
@@ -104,6 +111,7 @@ function bridgeEnv(ha: HomeAssistantInstance, sim: ApiSimulator, dataDir: string
     REWARD_FACTS_LOG_LEVEL: "warning",
     HA_URL: ha.url,
     HA_TOKEN: ha.token,
+    ...more,
   };
 }
 
@@ -128,7 +136,7 @@ export function compare(journal: readonly string[], seen: readonly string[]) {
 export async function runBridgeKills(options: KillRoundOptions): Promise<KillRoundOutcome> {
   const { ha, sim } = options;
   const dataDir = join(await mkdtemp(join(tmpdir(), "rf-kill-ha-")), "data");
-  const env = bridgeEnv(ha, sim, dataDir);
+  const env = bridgeEnv(ha, sim, dataDir, options.env);
   // The rate budget's memory across restarts has its own test; here every restart may catch up
   // at once (the simulator allows it), so that the kills land in deliveries.
   const forgetBudget = () => rm(join(dataDir, REQUEST_LOG_FILE), { force: true });
@@ -212,6 +220,8 @@ export interface HaKillsOptions {
   /** Every reward_facts_event Home Assistant sends to a subscriber (re-subscribed after each restart). */
   recorder: EventRecorder;
   onKill?: (index: number) => void;
+  /** More of the bridge's environment (MQTT mode: the broker). */
+  env?: Record<string, string>;
 }
 
 export interface HaKillsOutcome {
@@ -243,7 +253,7 @@ export interface ArrivalsSeen {
 }
 
 /** Missing and repeated facts of `journal` among `arrivals` (each an event's data, in order). */
-function arrivalsSeen(
+export function arrivalsSeen(
   journal: readonly string[],
   arrivals: ReadonlyArray<Record<string, unknown>>,
 ): ArrivalsSeen {
@@ -271,7 +281,7 @@ function arrivalsSeen(
 export async function runHomeAssistantKills(options: HaKillsOptions): Promise<HaKillsOutcome> {
   const { ha, sim, recorder } = options;
   const dataDir = join(await mkdtemp(join(tmpdir(), "rf-kill-core-")), "data");
-  const env = bridgeEnv(ha, sim, dataDir);
+  const env = bridgeEnv(ha, sim, dataDir, options.env);
   let bridge = new BridgeProcess(env).start();
   const producer = produce(sim, options.facts);
   const declarer = declare(sim, dataDir);

@@ -12,17 +12,32 @@ import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { EXIT_USAGE, usageLine } from "../../../src/cli-usage.js";
 import { ApiSimulator } from "../../../src/simulator/index.js";
-import { eventLogConfig, type HomeAssistantInstance, startHomeAssistant } from "../../lab/index.js";
-import { type HaKillsOutcome, runBridgeKills, runHomeAssistantKills } from "../../support/kill-scenario.js";
+import {
+  eventLogConfig,
+  type HomeAssistantInstance,
+  type MosquittoBroker,
+  setUpMqttIntegration,
+  startHomeAssistant,
+  startMosquitto,
+} from "../../lab/index.js";
+import {
+  arrivalsSeen,
+  type HaKillsOutcome,
+  runBridgeKills,
+  runHomeAssistantKills,
+} from "../../support/kill-scenario.js";
+import { type MqttJournalWatch, watchMqttJournal } from "../../support/mqtt-journal-watch.js";
 import { describeMachine, machineLine } from "../report/machine.js";
 import { replaceReadmeBlock } from "../report/readme.js";
 
-const usage = `Usage: npm run soak -- [--rounds N] [--ha-kills N] [--ha-restarts N] [--both-kills N] [--no-load] [--help]
+const usage = `Usage: npm run soak -- [--rounds N] [--ha-kills N] [--ha-restarts N] [--both-kills N] [--mqtt] [--no-load] [--help]
   --rounds N       rounds of 50 bridge SIGKILLs with 5,000 facts (default 5)
   --ha-kills N     SIGKILLs of Home Assistant during delivery, with 2,000 facts (default 10; 0 skips)
   --ha-restarts N  clean restarts of Home Assistant during delivery, with 2,000 facts (default 10; 0 skips)
   --both-kills N   SIGKILLs of Home Assistant and the bridge together during delivery, with 2,000 facts
                    (default 10; 0 skips)
+  --mqtt           the bridge publishes through MQTT discovery, on a real Mosquitto: every fact's
+                   message to the event entities is judged too, as the broker passed them on
   --no-load        without the two busy processes beside it`;
 
 /** How many of the facts expected were derived from the children's days (a behavior declared). */
@@ -35,7 +50,15 @@ const FACTS = 5_000;
 const HA_FACTS = 2_000;
 
 function parse(argv: readonly string[]) {
-  const options = { rounds: 5, haKills: 10, haRestarts: 10, bothKills: 10, load: true, help: false };
+  const options = {
+    rounds: 5,
+    haKills: 10,
+    haRestarts: 10,
+    bothKills: 10,
+    mqtt: false,
+    load: true,
+    help: false,
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const number = () => {
@@ -48,6 +71,7 @@ function parse(argv: readonly string[]) {
     else if (arg === "--ha-restarts") options.haRestarts = number();
     else if (arg === "--both-kills") options.bothKills = number();
     else if (arg === "--no-load") options.load = false;
+    else if (arg === "--mqtt") options.mqtt = true;
     else if (arg === "--help" || arg === "-h") options.help = true;
     else throw new Error(`unknown argument ${arg}`);
   }
@@ -83,7 +107,37 @@ async function main(argv: readonly string[]): Promise<number> {
   let failed = false;
   try {
     const ha = await startHomeAssistant(eventLogConfig);
+    let broker: MosquittoBroker | undefined;
+    let watch: MqttJournalWatch | undefined;
     try {
+      let env: Record<string, string> = {};
+      if (options.mqtt) {
+        broker = await startMosquitto();
+        await setUpMqttIntegration(ha, broker);
+        watch = await watchMqttJournal(broker.url);
+        env = { REWARD_FACTS_PUBLISH: "mqtt", MQTT_URL: broker.url };
+      }
+      /**
+       * MQTT mode: what the event entities' topic received for `journal` since `from`, as a line
+       * (undefined otherwise), and whether it failed: a loss, a repeat not marked, or (`anyRepeat`) any repeat.
+       */
+      const judgeMqtt = (journal: readonly string[], from: number, anyRepeat: boolean) => {
+        if (!watch) return undefined;
+        const seen = arrivalsSeen(journal, watch.arrivals.slice(from));
+        report(
+          `  - as the event entities' MQTT topic received them: lost ${seen.missing.length}, repeated ` +
+            `${seen.repeated.length}, of which unmarked ${seen.unmarkedRepeats.length} (marked redelivered: ` +
+            `${seen.markedRedelivered})`,
+        );
+        for (const id of seen.missing) report(`    - lost ${id}`);
+        for (const id of seen.unmarkedRepeats) report(`    - repeated without the mark ${id}`);
+        return (
+          seen.missing.length > 0 ||
+          seen.unmarkedRepeats.length > 0 ||
+          (anyRepeat && seen.repeated.length > 0)
+        );
+      };
+      const mqttFrom = () => watch?.arrivals.length ?? 0;
       let lost = 0;
       let repeated = 0;
       let facts = 0;
@@ -96,6 +150,7 @@ async function main(argv: readonly string[]): Promise<number> {
           seed: 7_000 + round,
         });
         const roundStart = performance.now();
+        const from = mqttFrom();
         try {
           const outcome = await runBridgeKills({
             ha,
@@ -103,6 +158,7 @@ async function main(argv: readonly string[]): Promise<number> {
             kills: KILLS,
             facts: FACTS,
             seed: 20261123 + round,
+            env,
           });
           lost += outcome.missing.length;
           repeated += outcome.repeated.length;
@@ -116,6 +172,7 @@ async function main(argv: readonly string[]): Promise<number> {
           );
           for (const id of outcome.missing) report(`  - lost ${id}`);
           for (const id of outcome.repeated) report(`  - repeated ${id}`);
+          failed ||= judgeMqtt(outcome.journal, from, true) === true;
         } finally {
           await sim.stop();
         }
@@ -130,10 +187,14 @@ async function main(argv: readonly string[]): Promise<number> {
       }
 
       if (options.haKills > 0) {
-        const outcome = await homeAssistantStops(ha, "kill", options.haKills, {
-          sim: 7_100,
-          moments: 20261124,
-        });
+        const from = mqttFrom();
+        const outcome = await homeAssistantStops(
+          ha,
+          "kill",
+          options.haKills,
+          { sim: 7_100, moments: 20261124 },
+          env,
+        );
         report(
           `**Home Assistant SIGKILLed ${options.haKills} times (${outcome.killedWhileDelivering} during delivery), ` +
             `${factsText(outcome.journal)}: lost ${outcome.missing.length}, repeated ${outcome.repeated.length}, ` +
@@ -143,15 +204,20 @@ async function main(argv: readonly string[]): Promise<number> {
         for (const id of outcome.missing) report(`  - lost ${id}`);
         for (const id of outcome.unmarkedRepeats) report(`  - repeated without the mark ${id}`);
         failed ||= outcome.missing.length > 0 || outcome.unmarkedRepeats.length > 0;
+        failed ||= judgeMqtt(outcome.journal, from, false) === true;
       }
 
       if (options.haRestarts > 0) {
         // Home Assistant saves its states when it stops cleanly: nothing answered is owed. Judged
         // by what automations saw (the event log); a subscriber's view is reported beside it.
-        const outcome = await homeAssistantStops(ha, "restart", options.haRestarts, {
-          sim: 7_200,
-          moments: 20261125,
-        });
+        const from = mqttFrom();
+        const outcome = await homeAssistantStops(
+          ha,
+          "restart",
+          options.haRestarts,
+          { sim: 7_200, moments: 20261125 },
+          env,
+        );
         const seen = outcome.automations;
         report(
           `**Home Assistant restarted cleanly ${options.haRestarts} times (${outcome.killedWhileDelivering} during ` +
@@ -163,14 +229,19 @@ async function main(argv: readonly string[]): Promise<number> {
         for (const id of seen.missing) report(`  - lost ${id}`);
         for (const id of seen.repeated) report(`  - repeated ${id}`);
         failed ||= seen.missing.length > 0 || seen.unmarkedRepeats.length > 0;
+        failed ||= judgeMqtt(outcome.journal, from, false) === true;
       }
 
       if (options.bothKills > 0) {
         // A new bridge after each kill, on the data directory of the one killed.
-        const outcome = await homeAssistantStops(ha, "kill-both", options.bothKills, {
-          sim: 7_300,
-          moments: 20261126,
-        });
+        const from = mqttFrom();
+        const outcome = await homeAssistantStops(
+          ha,
+          "kill-both",
+          options.bothKills,
+          { sim: 7_300, moments: 20261126 },
+          env,
+        );
         report(
           `**Home Assistant and the bridge SIGKILLed together ${options.bothKills} times ` +
             `(${outcome.killedWhileDelivering} during delivery), ${factsText(outcome.journal)}: lost ` +
@@ -181,9 +252,12 @@ async function main(argv: readonly string[]): Promise<number> {
         for (const id of outcome.missing) report(`  - lost ${id}`);
         for (const id of outcome.unmarkedRepeats) report(`  - repeated without the mark ${id}`);
         failed ||= outcome.missing.length > 0 || outcome.unmarkedRepeats.length > 0;
+        failed ||= judgeMqtt(outcome.journal, from, false) === true;
       }
     } finally {
+      await watch?.close();
       await ha.stop();
+      await broker?.dispose();
     }
   } finally {
     for (const hog of busy) hog.kill("SIGKILL");
@@ -193,20 +267,23 @@ async function main(argv: readonly string[]): Promise<number> {
   const block = [
     `Measured ${date.toISOString().slice(0, 16).replace("T", " ")} UTC on ${machineLine(machine)}. ` +
       `Command: \`npm run soak${argv.length ? ` -- ${argv.join(" ")}` : ""}\` (${seconds(performance.now() - started)}` +
-      `${options.load ? ", two busy processes holding both cores" : ""}).`,
+      `${options.load ? ", two busy processes holding both cores" : ""}` +
+      `${options.mqtt ? "; the bridge in MQTT mode, on a real Mosquitto" : ""}).`,
     "",
     ...lines,
   ].join("\n");
-  // Only a full run stands for the project: a shorter one goes to a temporary file.
+  // Only a full run stands for the project: a shorter one goes to a temporary file. MQTT mode has a
+  // results file of its own; the README's soak block shows REST's.
   const full =
     options.rounds >= 5 &&
     options.haKills >= 10 &&
     options.haRestarts >= 10 &&
     options.bothKills >= 10 &&
     options.load;
-  const out = full ? join(root, "test/bench/soak/results.md") : join(tmpdir(), "reward-facts-soak.md");
-  await writeFile(out, `# Soak results\n\n${block}\n`);
-  if (full) await replaceReadmeBlock(join(root, "test/bench/README.md"), block, "soak");
+  const results = options.mqtt ? "results-mqtt.md" : "results.md";
+  const out = full ? join(root, "test/bench/soak", results) : join(tmpdir(), `reward-facts-soak-${results}`);
+  await writeFile(out, `# Soak results${options.mqtt ? ", MQTT mode" : ""}\n\n${block}\n`);
+  if (full && !options.mqtt) await replaceReadmeBlock(join(root, "test/bench/README.md"), block, "soak");
   say(`\nWritten to ${out}${full ? " and the soak block of test/bench/README.md" : ""}.`);
   return failed ? 1 : 0;
 }
@@ -217,6 +294,7 @@ async function homeAssistantStops(
   how: "kill" | "restart" | "kill-both",
   times: number,
   seeds: { sim: number; moments: number },
+  env: Record<string, string>,
 ): Promise<HaKillsOutcome & { ms: number }> {
   const sim = await ApiSimulator.start({ activity: false, rateLimitPerMinute: 1_000_000, seed: seeds.sim });
   const recorder = await ha.subscribeEvents("reward_facts_event");
@@ -230,6 +308,7 @@ async function homeAssistantStops(
       how,
       facts: HA_FACTS,
       seed: seeds.moments,
+      env,
     });
     return { ...outcome, ms: performance.now() - started };
   } finally {
