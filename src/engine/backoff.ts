@@ -21,6 +21,15 @@ export const LISTING_BACKOFF: Backoff = { firstMs: 5_000, maxMs: 60_000 };
  */
 export const REFUSED_CHILD_BACKOFF: Backoff = { firstMs: 60_000, maxMs: 5 * 60_000 };
 
+/**
+ * A fact the sink refused (Home Assistant answered with an error: its MQTT client without its
+ * broker, a script it cannot run): the page is read again 1 s later, then 2, 4, 8 and every 15 s
+ * while it keeps refusing. Read again at once, a refusal spent the whole minute's budget of
+ * requests within a fraction of a second (25 reads in 170 ms), holding every other child's reads
+ * back, and filled Home Assistant's log with three errors a try.
+ */
+export const SINK_REFUSED_BACKOFF: Backoff = { firstMs: 1_000, maxMs: 15_000 };
+
 /** The wait after `failures` failures in a row (1 for the first). */
 export function backoffMs(failures: number, backoff: Backoff): number {
   return Math.min(backoff.maxMs, backoff.firstMs * 2 ** Math.max(0, failures - 1));

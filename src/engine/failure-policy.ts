@@ -11,8 +11,12 @@ import { StorageError } from "./storage.js";
 
 /** What a failed job means for the loop, decided from the error alone (pure; see the table test). */
 export type FailureAction =
-  /** The sink went away mid-page: hold until it is back, then this child goes first. */
-  | { kind: "await_sink" }
+  /**
+   * The sink went away mid-page (`refused` false): hold until it is back, then this child goes
+   * first. Or it answered and refused the fact (`refused`): the same page is read again after a
+   * wait that grows while it keeps refusing.
+   */
+  | { kind: "await_sink"; refused: boolean; message: string }
   /** The data directory refused a write: nothing was lost, the job comes again at its turn. */
   | { kind: "storage_failing"; message: string }
   /** 401: stop polling, say token_invalid, check again now and then. */
@@ -33,7 +37,7 @@ export type FailureAction =
 export function failureAction(error: unknown): FailureAction {
   const message = error instanceof Error ? error.message : String(error);
   if (error instanceof NotDeliveredError || error instanceof MaybeDeliveredError)
-    return { kind: "await_sink" };
+    return { kind: "await_sink", refused: error instanceof NotDeliveredError, message };
   if (error instanceof StorageError) return { kind: "storage_failing", message };
   if (error instanceof TokenRejectedError) return { kind: "token_rejected", message };
   if (error instanceof RateLimitedError)

@@ -1,4 +1,5 @@
 import type { Logger } from "../log/logger.js";
+import { backoffMs, SINK_REFUSED_BACKOFF } from "./backoff.js";
 import { failureAction, isBridgeError } from "./failure-policy.js";
 import { FailureSpell } from "./failure-spell.js";
 import type { FollowedChildren } from "./followed-children.js";
@@ -77,6 +78,9 @@ export class FailureReactions {
   /** A job went through at `now`: the spells it ends are logged, and the last error is cleared. */
   succeeded(job: Job, now: number): void {
     this.#apiSpell.succeed();
+    if (job.kind === "events" && job.track.sinkSpell.succeed()) {
+      this.#o.logger.info({ child: job.track.child.firstName }, "Home Assistant takes the facts again");
+    }
     this.#reads.succeeded(job, now);
     if (job.kind === "discovery" || job.kind === "token_check") this.#listingIssue = null;
     if (this.#storageSpell.succeed()) this.#o.logger.info("the data directory can be written again");
@@ -92,7 +96,19 @@ export class FailureReactions {
     if (isBridgeError(action) && "message" in action) this.#lastError = action.message;
     switch (action.kind) {
       case "await_sink":
-        if (track) track.eventsDue = now;
+        if (!track) return;
+        if (!action.refused) {
+          // The sink's readiness holds the next try until it is back.
+          track.eventsDue = now;
+          return;
+        }
+        if (track.sinkSpell.fail(now)) {
+          logger.warn(
+            { ...who, error: action.message },
+            "Home Assistant refused a fact; trying again, waiting longer each time",
+          );
+        }
+        track.eventsDue = now + backoffMs(track.sinkSpell.failures, SINK_REFUSED_BACKOFF);
         return;
       case "storage_failing":
         if (this.#storageSpell.fail(now))

@@ -32,6 +32,8 @@ export interface Track {
   /** The child's failing reads, each its own spell (read-spells.ts); today's also counts towards unavailable. */
   eventsSpell: FailureSpell;
   todaySpell: FailureSpell;
+  /** The sink refusing the child's facts, tried again after a growing wait (SINK_REFUSED_BACKOFF). */
+  sinkSpell: FailureSpell;
   /** The reason last published, or null while available. */
   unavailable: UnavailableReason | null;
   /** The unreadable-answer issue last logged per job, so a repeated one is logged once. */
@@ -50,6 +52,7 @@ export function newTrack(child: ChildRef, now: number): Track {
     suspended: null,
     eventsSpell: new FailureSpell(),
     todaySpell: new FailureSpell(),
+    sinkSpell: new FailureSpell(),
     unavailable: null,
     schemaIssue: { events: null, today: null },
   };

@@ -63,6 +63,26 @@ describe("5xx, timeouts and network errors", () => {
     expect(rig.logs.matching(/cannot be read/)).toEqual([]);
   });
 
+  it("a fact the sink refuses: the page is read again after a growing wait, not at once; said once each way", async () => {
+    rig = await EngineRig.start({ start: START, ...onlyOrdinary });
+    const { ordinary } = rig.sim.children;
+    await rig.time.advance(2 * MINUTE);
+    rig.sink.refusingFacts = true;
+    const from = Date.now();
+    rig.sim.addEvent(ordinary.id, { type: "cheer_sent" });
+    await rig.time.advance(MINUTE);
+    const reads = rig.sim.requests.filter((r) => r.at >= from && r.path.includes("/events"));
+    // Every 30 s by the cadence; 1, 2, 4, 8 and 15 s apart once the fact is refused: a handful in
+    // the minute. Read again at once, the refusal took the whole budget of the minute (28).
+    expect(reads.length).toBeGreaterThanOrEqual(4);
+    expect(reads.length).toBeLessThanOrEqual(9);
+    expect(rig.logs.matching(/refused a fact/)).toHaveLength(1);
+    rig.sink.refusingFacts = false;
+    await rig.time.advance(MINUTE);
+    expect(rig.sink.eventIdsOf(ordinary.id)).toEqual(rig.sim.journal(ordinary.id).map((e) => e.id));
+    expect(rig.logs.matching(/takes the facts again/)).toHaveLength(1);
+  });
+
   it("keeps the last values, goes unavailable only after three intervals, logs each transition once", async () => {
     rig = await EngineRig.start({ start: START, ...onlyOrdinary });
     const { ordinary } = rig.sim.children;
