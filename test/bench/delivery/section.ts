@@ -76,7 +76,7 @@ export function deliveryTable(r: DeliveryResult): Section {
     notes: [
       "time a fact: the burst's time ÷ its facts. Both modes fire the same event through the same script, which " +
         "also writes the child's delivery record; MQTT mode also publishes each fact to the child's event entity " +
-        "and device trigger (Home Assistant's own MQTT client, QoS 1).",
+        "and device trigger (Home Assistant's own MQTT client, QoS 0: it does not wait for the broker's receipt).",
       "catch-up: from the bridge's spawn to the last backlog fact Home Assistant fired. The API's 30 requests a " +
         "minute let the pages be read in about 3.5 minutes; delivery should not be what takes longer.",
       "fired again: a fact Home Assistant fired more than once. Out of order: a child's facts fired in another " +
