@@ -1,10 +1,8 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { ApiSimulator } from "../../../src/simulator/index.js";
 import type { EventRecorder, HomeAssistantInstance, MosquittoBroker } from "../../lab/index.js";
-import { waitFor } from "../../support/wait-for.js";
 import { type RunningBridge, startBridge } from "../real/bridge.js";
-import { deleteBridgeStates, isBridgeEntity } from "../real/ha-states.js";
-import { clearBridgeFootprint } from "../real/mqtt-footprint.js";
+import { forgetEarlierBridge } from "../real/forget-bridge.js";
 import { type ProcSample, ProcSampler } from "../real/proc-stats.js";
 import { hasWebAssembly } from "../real/webassembly.js";
 import { type BurstResult, measureBurst } from "./burst.js";
@@ -129,21 +127,6 @@ function publishEnv(rig: CostRig, config: BridgeConfig): Record<string, string> 
   if (config.mode === "rest") return { REWARD_FACTS_PUBLISH: "rest" };
   if (!rig.broker) throw new Error("an MQTT configuration needs a broker");
   return { REWARD_FACTS_PUBLISH: "mqtt", MQTT_URL: rig.broker.url };
-}
-
-/**
- * Home Assistant without any entity of an earlier bridge, so that each start is a first start: the
- * MQTT footprint cleared on the broker (Home Assistant then removes those entities) and the states
- * a REST bridge wrote deleted.
- */
-async function forgetEarlierBridge(rig: CostRig): Promise<void> {
-  if (rig.broker && (await clearBridgeFootprint(rig.broker.url)) > 0) {
-    await waitFor(async () => !(await rig.ha.getStates()).some((s) => isBridgeEntity(s.entity_id)), {
-      timeoutMs: 30_000,
-      description: "Home Assistant removing the bridge's MQTT entities",
-    }).catch((error: unknown) => log(`going on anyway: ${error instanceof Error ? error.message : error}`));
-  }
-  await deleteBridgeStates(rig.ha);
 }
 
 function log(message: string): void {

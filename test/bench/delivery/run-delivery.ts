@@ -11,8 +11,7 @@ import { type BurstResult, measureBurst } from "../cost/burst.js";
 import type { PublishMode } from "../cost/configs.js";
 import { type RunningBridge, startBridge } from "../real/bridge.js";
 import { buildBridge } from "../real/build.js";
-import { deleteBridgeStates, isBridgeEntity } from "../real/ha-states.js";
-import { clearBridgeFootprint } from "../real/mqtt-footprint.js";
+import { forgetEarlierBridge } from "../real/forget-bridge.js";
 import { measureCatchup, type RealCatchupResult, recordBacklog } from "./catchup-real.js";
 import type { DeliveryParams } from "./params.js";
 
@@ -102,7 +101,7 @@ async function withBridge<P, T>(
   prepare: (sim: ApiSimulator) => { prepared: P; env?: Record<string, string> },
   measure: (sim: ApiSimulator, bridge: RunningBridge, prepared: P) => Promise<T>,
 ): Promise<T> {
-  await forgetEarlierBridge(rig.ha, rig.broker);
+  await forgetEarlierBridge(rig);
   // No household activity of its own: the facts measured are the only ones. A seed of its own: other
   // children's ids, whose delivery records in Home Assistant no earlier start wrote (a first start
   // that found them would rightly skip the facts they name).
@@ -119,16 +118,6 @@ async function withBridge<P, T>(
     await bridge?.stop();
     await sim.stop();
   }
-}
-
-async function forgetEarlierBridge(ha: HomeAssistantInstance, broker: MosquittoBroker): Promise<void> {
-  if ((await clearBridgeFootprint(broker.url)) > 0) {
-    await waitFor(async () => !(await ha.getStates()).some((s) => isBridgeEntity(s.entity_id)), {
-      timeoutMs: 30_000,
-      description: "Home Assistant removing the bridge's MQTT entities",
-    }).catch((error: unknown) => log(`going on anyway: ${error instanceof Error ? error.message : error}`));
-  }
-  await deleteBridgeStates(ha);
 }
 
 /** The bridge's last lines, which say why it failed (cut: a line can carry a whole answer). */
