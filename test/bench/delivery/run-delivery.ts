@@ -28,7 +28,7 @@ export interface DeliveryResult {
 }
 
 /** The longest a catch-up is waited for: far past what either mode takes (about 3.5 minutes). */
-const CATCHUP_LIMIT_MS = Number(process.env.REWARD_FACTS_BENCH_CATCHUP_LIMIT_MS) || 20 * 60_000;
+const CATCHUP_LIMIT_MS = 20 * 60_000;
 
 /**
  * REST then MQTT, one after the other against the same Home Assistant (with its MQTT integration
