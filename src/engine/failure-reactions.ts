@@ -6,6 +6,7 @@ import type { FollowedChildren } from "./followed-children.js";
 import type { RateBudget } from "./rate-budget.js";
 import { ReadSpells } from "./read-spells.js";
 import type { Job } from "./scheduler.js";
+import type { Track } from "./track.js";
 
 export interface FailureReactionsOptions {
   logger: Logger;
@@ -78,7 +79,7 @@ export class FailureReactions {
   /** A job went through at `now`: the spells it ends are logged, and the last error is cleared. */
   succeeded(job: Job, now: number): void {
     this.#apiSpell.succeed();
-    if (job.kind === "events" && job.track.sinkSpell.succeed()) {
+    if ("track" in job && sinkTakesAgain(job.track, job.kind)) {
       this.#o.logger.info({ child: job.track.child.firstName }, "Home Assistant takes the facts again");
     }
     this.#reads.succeeded(job, now);
@@ -102,13 +103,18 @@ export class FailureReactions {
           track.eventsDue = now;
           return;
         }
+        if (job.kind !== "events" && job.kind !== "today") return;
+        track.sinkRefusedIn.add(job.kind);
         if (track.sinkSpell.fail(now)) {
           logger.warn(
             { ...who, error: action.message },
             "Home Assistant refused a fact; trying again, waiting longer each time",
           );
         }
-        track.eventsDue = now + backoffMs(track.sinkSpell.failures, SINK_REFUSED_BACKOFF);
+        // A journal fact is tried again with its page; a derived one at the next today read, on
+        // its routine plan (reading today sooner would spend the budget on the refusal).
+        if (job.kind === "events")
+          track.eventsDue = now + backoffMs(track.sinkSpell.failures, SINK_REFUSED_BACKOFF);
         return;
       case "storage_failing":
         if (this.#storageSpell.fail(now))
@@ -163,4 +169,10 @@ export class FailureReactions {
         return;
     }
   }
+}
+
+/** A read whose facts were refused went through: true when no read of the child's is refused now. */
+function sinkTakesAgain(track: Track, kind: "events" | "today"): boolean {
+  if (!track.sinkRefusedIn.delete(kind) || track.sinkRefusedIn.size > 0) return false;
+  return track.sinkSpell.succeed();
 }

@@ -34,6 +34,11 @@ export interface Track {
   todaySpell: FailureSpell;
   /** The sink refusing the child's facts, tried again after a growing wait (SINK_REFUSED_BACKOFF). */
   sinkSpell: FailureSpell;
+  /**
+   * The reads whose facts the sink refuses: a journal fact's (events) or a derived one's (today).
+   * The spell ends once each has gone through: a journal poll with nothing new does not end it.
+   */
+  sinkRefusedIn: Set<"events" | "today">;
   /** The reason last published, or null while available. */
   unavailable: UnavailableReason | null;
   /** The unreadable-answer issue last logged per job, so a repeated one is logged once. */
@@ -53,6 +58,7 @@ export function newTrack(child: ChildRef, now: number): Track {
     eventsSpell: new FailureSpell(),
     todaySpell: new FailureSpell(),
     sinkSpell: new FailureSpell(),
+    sinkRefusedIn: new Set(),
     unavailable: null,
     schemaIssue: { events: null, today: null },
   };

@@ -95,6 +95,24 @@ describe("facts worked out from today's readings, through the engine", () => {
     expect(summary(r.sink.derivedOf(ordinary.id) as DerivedFact[])).toEqual([`behavior_declared:${room.id}`]);
   }, 60_000);
 
+  it("a derived fact refused for minutes: the refusal is said once, and its end once it goes", async () => {
+    const r = await startWith("2026-11-21T14:00:00Z");
+    const { ordinary } = r.sim.children;
+    const [, , room] = r.sim.behaviors(ordinary.id);
+    if (!room) throw new Error("no room");
+    r.sink.refusingFacts = true;
+    r.sim.declareBehavior(ordinary.id, room.id);
+    // Journal polls go through meanwhile (nothing new in it): they do not end the refusal.
+    await r.time.advance(5 * MINUTE);
+    expect(r.sink.derivedOf(ordinary.id)).toEqual([]);
+    expect(r.logs.matching(/refused a fact/)).toHaveLength(1);
+    expect(r.logs.matching(/takes the facts again/)).toEqual([]);
+    r.sink.refusingFacts = false;
+    await r.time.advance(2 * MINUTE);
+    expect(summary(r.sink.derivedOf(ordinary.id) as DerivedFact[])).toEqual([`behavior_declared:${room.id}`]);
+    expect(r.logs.matching(/takes the facts again/)).toHaveLength(1);
+  }, 60_000);
+
   it("facts the sink could not take stay pending across a restart, and go once it takes them", async () => {
     const r = await startWith("2026-11-21T14:00:00Z");
     const { ordinary } = r.sim.children;
