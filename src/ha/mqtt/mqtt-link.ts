@@ -1,4 +1,4 @@
-import { connect, type IClientOptions } from "mqtt";
+import { connect, type IClientOptions, type MqttClient } from "mqtt";
 import type { Logger } from "../../log/logger.js";
 import { ReadyGate } from "../ready-gate.js";
 import type { StateMessage } from "./state-messages.js";
@@ -78,7 +78,7 @@ const REFUSED_CODES = new Set([4, 5, 134, 135]);
  */
 export class MqttLink {
   readonly #o: MqttLinkOptions;
-  #client: ReturnType<typeof connect> | undefined;
+  #client: MqttClient | undefined;
   #everConnected = false;
   /** Connected and the birth message out: what publishing waits for. */
   readonly #connected = new ReadyGate();
@@ -89,6 +89,12 @@ export class MqttLink {
   #retry: ReturnType<typeof setTimeout> | undefined;
   #asksSinceTry = 0;
   #closed = false;
+  /**
+   * Publishes waiting for the broker's receipt, per client, and how each fails. MQTT.js keeps such
+   * a message to send again after a reconnection, but drops neither it nor its callback when the
+   * client is ended for good: a client the link ends fails them (#retire), or they would wait forever.
+   */
+  readonly #inFlight = new Map<MqttClient, Set<(error: Error) => void>>();
 
   constructor(options: MqttLinkOptions) {
     this.#o = options;
@@ -149,7 +155,7 @@ export class MqttLink {
   }
 
   /** A client of MQTT.js on `broker`, with what every connection of the link does. */
-  #start(broker: BrokerAddress): ReturnType<typeof connect> {
+  #start(broker: BrokerAddress): MqttClient {
     const options: IClientOptions = {
       username: broker.username,
       password: broker.password,
@@ -185,16 +191,17 @@ export class MqttLink {
     return client;
   }
 
-  #onError(client: ReturnType<typeof connect>, error: unknown): void {
+  #onError(client: MqttClient, error: unknown): void {
     const classified = this.#classify(error);
     if (classified instanceof BrokerRefusedError) this.#refuse(client, classified, !this.#refused);
   }
 
   /** Refused: this client ends, and the broker is asked again later when it can be. */
-  #refuse(client: ReturnType<typeof connect>, refused: BrokerRefusedError, log: boolean): void {
+  #refuse(client: MqttClient, refused: BrokerRefusedError, log: boolean): void {
     this.#refused = refused;
     if (log) this.#o.logger.error(refused.message);
     client.end(true);
+    this.#retire(client);
     if (!this.#o.askBrokerAgain || this.#closed) return;
     clearTimeout(this.#retry);
     this.#retry = setTimeout(() => void this.#askAgain(), this.#o.refusedRetryMs ?? REFUSED_RETRY_MS);
@@ -227,11 +234,39 @@ export class MqttLink {
     return this.#connected.wait(signal);
   }
 
-  /** Publishes (QoS 1) and resolves once the broker has it; BrokerUnavailableError when offline. */
+  /**
+   * Publishes (QoS 1) and resolves once the broker has it; BrokerUnavailableError when offline, or
+   * when the link ends the client before the broker acknowledged it (a refusal, close()). A link
+   * that only drops waits: MQTT.js sends the message again once it is back.
+   */
   async publish(message: StateMessage): Promise<void> {
     const client = this.#client;
     if (!client?.connected) throw new BrokerUnavailableError("not connected to the MQTT broker");
-    await client.publishAsync(message.topic, message.payload, { qos: 1, retain: message.retain });
+    const waiting = this.#inFlight.get(client) ?? new Set();
+    this.#inFlight.set(client, waiting);
+    await new Promise<void>((resolve, reject) => {
+      const fail = (error: Error) => {
+        waiting.delete(fail);
+        reject(error);
+      };
+      waiting.add(fail);
+      client.publish(message.topic, message.payload, { qos: 1, retain: message.retain }, (error) => {
+        waiting.delete(fail);
+        if (error) reject(error);
+        else resolve();
+      });
+    });
+  }
+
+  /** The client is ended for good: what still waits for its receipt fails (see #inFlight). */
+  #retire(client: MqttClient): void {
+    const waiting = this.#inFlight.get(client);
+    this.#inFlight.delete(client);
+    for (const fail of waiting ?? []) {
+      fail(
+        new BrokerUnavailableError("the link to the MQTT broker ended before it acknowledged the message"),
+      );
+    }
   }
 
   async publishAll(messages: readonly StateMessage[]): Promise<void> {
@@ -244,7 +279,12 @@ export class MqttLink {
     clearTimeout(this.#retry);
     const client = this.#client;
     this.#client = undefined;
-    if (client) await client.endAsync().catch(() => undefined);
+    if (!client) return;
+    // Gently (a DISCONNECT, so no last will) when nothing waits for a receipt: MQTT.js would
+    // otherwise hold the end until every receipt came, and a broker that does not answer sends none.
+    const waiting = (this.#inFlight.get(client)?.size ?? 0) > 0;
+    this.#retire(client);
+    await client.endAsync(waiting || !client.connected).catch(() => undefined);
   }
 
   async #onConnect(): Promise<void> {

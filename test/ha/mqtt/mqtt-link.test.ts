@@ -2,9 +2,14 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { connectAsync } from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BrokerRefusedError, brokerEndpoint, MqttLink } from "../../../src/ha/mqtt/mqtt-link.js";
+import {
+  BrokerRefusedError,
+  BrokerUnavailableError,
+  brokerEndpoint,
+  MqttLink,
+} from "../../../src/ha/mqtt/mqtt-link.js";
 import { BRIDGE_AVAILABILITY } from "../../../src/ha/mqtt/topics.js";
-import { type MosquittoBroker, startMosquitto } from "../../lab/index.js";
+import { CuttableLink, type MosquittoBroker, startMosquitto } from "../../lab/index.js";
 import { LogCollector } from "../../support/engine-rig.js";
 import { waitFor } from "../../support/wait-for.js";
 
@@ -13,10 +18,12 @@ import { waitFor } from "../../support/wait-for.js";
 // proven end to end in mqtt-publisher.test.ts.)
 
 const user = { username: "bridge", password: "pw-0f9e8d7c6b5a" };
+/** A user whose password a test changes, as a reinstalled Mosquitto add-on does. */
+const moving = { username: "moving", password: "pw-first-7e6d5c4b" };
 let broker: MosquittoBroker;
 
 beforeAll(async () => {
-  broker = await startMosquitto({ user });
+  broker = await startMosquitto({ user, moreUsers: [moving] });
 }, 600_000);
 
 afterAll(async () => {
@@ -74,6 +81,62 @@ describe("the MQTT link against Mosquitto", () => {
     expect((refused as Error).message).not.toContain("wrong-password-123");
     await link.close();
   });
+
+  it("closes without waiting for a receipt the broker never sends; the message waiting for it fails", async () => {
+    const relay = await CuttableLink.open(broker.url);
+    const link = new MqttLink({
+      broker: { url: relay.url.replace("http:", "mqtt:"), ...user },
+      logger: new LogCollector().logger(),
+      onHomeAssistantOnline: () => undefined,
+    });
+    try {
+      await link.open();
+      await waitFor(() => link.connected, { timeoutMs: 5_000, description: "the birth message out" });
+      // The broker's answers are lost from here: the message leaves, its receipt never comes.
+      relay.loseReplies();
+      const published = link.publish({ topic: "reward_facts/test/lost", payload: "1", retain: false });
+      const outcome = published.then(
+        () => "taken",
+        (error: unknown) => error,
+      );
+      // Closing once waited for that receipt for good, and a bridge's stop with it.
+      await link.close();
+      expect(await outcome).toBeInstanceOf(BrokerUnavailableError);
+    } finally {
+      await relay.close();
+    }
+  }, 30_000);
+
+  it("fails a message in flight when the restarted broker refuses the credentials, instead of keeping it forever", async () => {
+    const relay = await CuttableLink.open(broker.url);
+    const link = new MqttLink({
+      broker: { url: relay.url.replace("http:", "mqtt:"), ...moving },
+      logger: new LogCollector().logger(),
+      onHomeAssistantOnline: () => undefined,
+    });
+    try {
+      await link.open();
+      await waitFor(() => link.connected, { timeoutMs: 5_000, description: "the birth message out" });
+      relay.loseReplies();
+      const published = link.publish({ topic: "reward_facts/test/refused", payload: "1", retain: false });
+      const outcome = published.then(
+        () => "taken",
+        (error: unknown) => error,
+      );
+      // The Mosquitto add-on reinstalled: a new password. The link reconnects, is refused, and
+      // ends its client; the message it was waiting on then had no way left to be acknowledged,
+      // and the job that published it (the engine's) waited on it for good.
+      await broker.setPassword(moving.username, "pw-second-1a2b3c4d");
+      await broker.stop();
+      await broker.start();
+      await waitFor(() => link.refused !== undefined, { timeoutMs: 20_000, description: "the refusal" });
+      expect(await outcome).toBeInstanceOf(BrokerUnavailableError);
+    } finally {
+      await link.close();
+      await relay.close();
+      await broker.setPassword(moving.username, moving.password);
+    }
+  }, 40_000);
 
   it("connects without a deprecation warning on standard error (Node 24 reports url.parse)", async () => {
     // A process of its own, as the bridge is; --pending-deprecation makes Node 20 report what
