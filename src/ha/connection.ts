@@ -49,6 +49,11 @@ export interface HaConnectionOptions {
    * before it); a one-shot command gives up at once instead. True unless told.
    */
   retryFirstConnect?: boolean;
+  /**
+   * What the log says each time the link becomes ready: the sink's "publishing". Unset or empty, nothing:
+   * the lease's and the removal's links publish nothing, and said so before the bridge did.
+   */
+  readyLine?: string;
 }
 
 /**
@@ -122,6 +127,7 @@ export class HaConnection {
       retryFirstConnect: true,
       onDisconnected: () => {},
       onConfigUpdated: () => {},
+      readyLine: "",
       ...options,
     };
     this.#reachability = new Reachability({ url: options.url, token: options.token, logger: options.logger });
@@ -291,7 +297,7 @@ export class HaConnection {
   }
 
   #setReady(ready: boolean): void {
-    if (ready && !this.#readiness.isOpen) this.#o.logger.info("Home Assistant is running: publishing");
+    if (ready && !this.#readiness.isOpen && this.#o.readyLine) this.#o.logger.info(this.#o.readyLine);
     this.#readiness.set(ready);
   }
 

@@ -119,6 +119,7 @@ export class HaSink implements Sink {
       heartbeatMs: options.heartbeatMs ?? 30_000,
       pongTimeoutMs: options.pongTimeoutMs ?? 10_000,
       onRunning: () => this.#onRunning(),
+      readyLine: "Home Assistant is running: publishing",
       onConfigUpdated: () => void this.#followLanguage(),
       // Every drop, a clean stop too (connection.ts): facts answered just before may be owed.
       onDisconnected: () => {

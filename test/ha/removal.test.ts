@@ -207,6 +207,9 @@ describe(`the removal step on Home Assistant ${version}`, () => {
     expect(log).toContain(`${before.devices.length} devices`);
     expect(log).toContain("1 dashboards");
     expect(log).not.toContain("NOT removed");
+    // The removal's link to Home Assistant publishes nothing, and its log does not say it does.
+    expect(log).toContain("removing everything the bridge made");
+    expect(log).not.toContain("publishing");
     expect(log).not.toContain(rig.user.password);
     await ha.api("DELETE", "/api/states/sensor.reward_facts_demo_lea_points");
   }, 300_000);
@@ -239,5 +242,6 @@ describe(`the removal step on Home Assistant ${version}`, () => {
     expect(removal.text()).toMatch(
       /removed from Home Assistant: .* [1-9]\d* states written through the REST API/,
     );
+    expect(removal.text()).not.toContain("publishing");
   }, 300_000);
 });
