@@ -44,6 +44,27 @@ async function availability(): Promise<string | undefined> {
   }
 }
 
+/**
+ * A link connected through a relay that from then on loses the broker's answers, and a message it
+ * published since: it leaves, its receipt never comes. `outcome`: how that publish ended.
+ */
+async function messageWithoutReceipt(login: { username: string; password: string }) {
+  const relay = await CuttableLink.open(broker.url);
+  const link = new MqttLink({
+    broker: { url: relay.url.replace("http:", "mqtt:"), ...login },
+    logger: new LogCollector().logger(),
+    onHomeAssistantOnline: () => undefined,
+  });
+  await link.open();
+  await waitFor(() => link.connected, { timeoutMs: 5_000, description: "the birth message out" });
+  relay.loseReplies();
+  const outcome = link.publish({ topic: "reward_facts/test/no_receipt", payload: "1", retain: false }).then(
+    () => "taken",
+    (error: unknown) => error,
+  );
+  return { relay, link, outcome };
+}
+
 describe("the MQTT link against Mosquitto", () => {
   it("says online when connected, and is back by itself after the broker restarts", async () => {
     const logs = new LogCollector();
@@ -83,22 +104,8 @@ describe("the MQTT link against Mosquitto", () => {
   });
 
   it("closes without waiting for a receipt the broker never sends; the message waiting for it fails", async () => {
-    const relay = await CuttableLink.open(broker.url);
-    const link = new MqttLink({
-      broker: { url: relay.url.replace("http:", "mqtt:"), ...user },
-      logger: new LogCollector().logger(),
-      onHomeAssistantOnline: () => undefined,
-    });
+    const { relay, link, outcome } = await messageWithoutReceipt(user);
     try {
-      await link.open();
-      await waitFor(() => link.connected, { timeoutMs: 5_000, description: "the birth message out" });
-      // The broker's answers are lost from here: the message leaves, its receipt never comes.
-      relay.loseReplies();
-      const published = link.publish({ topic: "reward_facts/test/lost", payload: "1", retain: false });
-      const outcome = published.then(
-        () => "taken",
-        (error: unknown) => error,
-      );
       // Closing once waited for that receipt for good, and a bridge's stop with it.
       await link.close();
       expect(await outcome).toBeInstanceOf(BrokerUnavailableError);
@@ -108,21 +115,8 @@ describe("the MQTT link against Mosquitto", () => {
   }, 30_000);
 
   it("fails a message in flight when the restarted broker refuses the credentials, instead of keeping it forever", async () => {
-    const relay = await CuttableLink.open(broker.url);
-    const link = new MqttLink({
-      broker: { url: relay.url.replace("http:", "mqtt:"), ...moving },
-      logger: new LogCollector().logger(),
-      onHomeAssistantOnline: () => undefined,
-    });
+    const { relay, link, outcome } = await messageWithoutReceipt(moving);
     try {
-      await link.open();
-      await waitFor(() => link.connected, { timeoutMs: 5_000, description: "the birth message out" });
-      relay.loseReplies();
-      const published = link.publish({ topic: "reward_facts/test/refused", payload: "1", retain: false });
-      const outcome = published.then(
-        () => "taken",
-        (error: unknown) => error,
-      );
       // The Mosquitto add-on reinstalled: a new password. The link reconnects, is refused, and
       // ends its client; the message it was waiting on then had no way left to be acknowledged,
       // and the job that published it (the engine's) waited on it for good.
