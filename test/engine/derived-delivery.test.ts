@@ -28,6 +28,15 @@ async function startWith(start: string): Promise<EngineRig> {
   return rig;
 }
 
+/** Saturday 15:00 in Paris, the first readings made, and the ordinary child's room behavior to declare. */
+async function saturdayWithRoom() {
+  const r = await startWith("2026-11-21T14:00:00Z");
+  const { ordinary } = r.sim.children;
+  const [, , room] = r.sim.behaviors(ordinary.id);
+  if (!room) throw new Error("no room");
+  return { r, ordinary, room };
+}
+
 describe("facts worked out from today's readings, through the engine", () => {
   it("a day of a parent's doings: each fact once, in order, at the reading that shows it", async () => {
     // 15:00 in Paris, on a Saturday.
@@ -83,10 +92,7 @@ describe("facts worked out from today's readings, through the engine", () => {
   }, 60_000);
 
   it("a restart neither repeats a fact nor makes one of the first reading after it", async () => {
-    const r = await startWith("2026-11-21T14:00:00Z");
-    const { ordinary } = r.sim.children;
-    const [, , room] = r.sim.behaviors(ordinary.id);
-    if (!room) throw new Error("no room");
+    const { r, ordinary, room } = await saturdayWithRoom();
     r.sim.declareBehavior(ordinary.id, room.id);
     await r.time.advance(2 * MINUTE);
     expect(summary(r.sink.derivedOf(ordinary.id) as DerivedFact[])).toEqual([`behavior_declared:${room.id}`]);
@@ -96,10 +102,7 @@ describe("facts worked out from today's readings, through the engine", () => {
   }, 60_000);
 
   it("a derived fact refused for minutes: the refusal is said once, and its end once it goes", async () => {
-    const r = await startWith("2026-11-21T14:00:00Z");
-    const { ordinary } = r.sim.children;
-    const [, , room] = r.sim.behaviors(ordinary.id);
-    if (!room) throw new Error("no room");
+    const { r, ordinary, room } = await saturdayWithRoom();
     r.sink.refusingFacts = true;
     r.sim.declareBehavior(ordinary.id, room.id);
     // Journal polls go through meanwhile (nothing new in it): they do not end the refusal.
@@ -114,10 +117,7 @@ describe("facts worked out from today's readings, through the engine", () => {
   }, 60_000);
 
   it("facts the sink could not take stay pending across a restart, and go once it takes them", async () => {
-    const r = await startWith("2026-11-21T14:00:00Z");
-    const { ordinary } = r.sim.children;
-    const [, , room] = r.sim.behaviors(ordinary.id);
-    if (!room) throw new Error("no room");
+    const { r, ordinary, room } = await saturdayWithRoom();
     r.sink.refusingFacts = true;
     r.sim.declareBehavior(ordinary.id, room.id);
     await r.time.advance(2 * MINUTE);
