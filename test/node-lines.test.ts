@@ -18,9 +18,10 @@ function admitsLine(range: string, line: number): boolean {
 }
 
 const engines = (JSON.parse(readText("package.json")) as { engines: { node: string } }).engines.node;
-const ciLegs = [...readText(".ci/run").matchAll(/--package=node@(\d+\.\d+\.\d+) -- npm test/g)].map(
-  (m) => m[1] ?? "",
-);
+/** Each leg of .ci/run: the Node release it runs on and the npm command it runs there. */
+const ciLegs = [
+  ...readText(".ci/run").matchAll(/--package=node@(\d+\.\d+\.\d+) -- (npm (?:test|run [\w:]+))$/gm),
+].map((m) => ({ node: m[1] ?? "", command: m[2] ?? "" }));
 const imageLine = Number(/^FROM node:(\d+)\./m.exec(readText("addon/Dockerfile"))?.[1]);
 
 describe("the supported Node lines", () => {
@@ -35,17 +36,18 @@ describe("the supported Node lines", () => {
     expect(lines).toEqual(SUPPORTED_LINES);
   });
 
-  it("are tested by .ci/run on the oldest line and on the image's, releases engines admit", () => {
-    expect(ciLegs.map(major)).toEqual([Math.min(...SUPPORTED_LINES), imageLine]);
+  it("are tested by .ci/run: the fast layer on the oldest line, the whole suite on the image's", () => {
+    expect(ciLegs.map((leg) => major(leg.node))).toEqual([Math.min(...SUPPORTED_LINES), imageLine]);
+    expect(ciLegs.map((leg) => leg.command)).toEqual(["npm run test:fast", "npm test"]);
     // 22.12 or later on the 22 line (vite, under vitest, needs it).
-    const [oldest = ""] = ciLegs;
-    expect(Number(oldest.split(".")[1])).toBeGreaterThanOrEqual(12);
+    const [oldest = { node: "" }] = ciLegs;
+    expect(Number(oldest.node.split(".")[1])).toBeGreaterThanOrEqual(12);
   });
 
-  it("are tested by the CI workflow on the same releases as .ci/run", () => {
+  it("are tested by the CI workflow with the same releases and commands as .ci/run", () => {
     const workflow = parse(readText(".github/workflows/test.yml")) as {
-      jobs: { test: { strategy: { matrix: { node: string[] } } } };
+      jobs: { test: { strategy: { matrix: { include: Array<{ node: string; command: string }> } } } };
     };
-    expect(workflow.jobs.test.strategy.matrix.node).toEqual(ciLegs);
+    expect(workflow.jobs.test.strategy.matrix.include).toEqual(ciLegs);
   });
 });

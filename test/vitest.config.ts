@@ -4,6 +4,7 @@ import {
   CURRENT_HOME_ASSISTANT_VERSION,
   OLDEST_HOME_ASSISTANT_VERSION,
 } from "./lab/home-assistant-versions.js";
+import { labSuites } from "./support/suite-layers.js";
 
 /*
  * The suites that also run on the oldest Home Assistant the add-on supports: what users rely on
@@ -35,6 +36,13 @@ const onOldestToo = [
   // Assist: each release's own intents and conversation agent.
   "test/ha/assist.test.ts",
 ];
+
+/*
+ * The suites that need a real Home Assistant, Mosquitto, Chromium or strace, read from their
+ * imports (support/suite-layers.ts). The rest is the fast layer: `npm run test:fast`, the inner
+ * loop, and what CI runs on the oldest Node line besides the whole suite on the image's (.ci/run).
+ */
+const lab = labSuites(fileURLToPath(new URL(".", import.meta.url)));
 
 // Lives under test/ because the add-on layout reserves the top level (and any `config.*` name).
 export default defineConfig({
@@ -76,14 +84,24 @@ export default defineConfig({
       reportOnFailure: true,
       thresholds: { lines: 90 },
     },
-    // One project per release, so that the two runs of a suite can go in parallel; a suite reads
-    // its release with testedHomeAssistantVersion() (test/lab/tested-version.ts).
+    // The default reporter, and where the run's time went (support/durations-reporter.ts).
+    reporters: ["default", "./test/support/durations-reporter.ts"],
+    // The fast layer, then one project per release, so that the two runs of a lab suite can go in
+    // parallel; a suite reads its release with testedHomeAssistantVersion() (lab/tested-version.ts).
     projects: [
       {
         extends: true,
         test: {
-          name: `HA ${CURRENT_HOME_ASSISTANT_VERSION}`,
+          name: "fast",
           include: ["test/**/*.test.ts"],
+          exclude: lab,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: `HA ${CURRENT_HOME_ASSISTANT_VERSION}`,
+          include: lab,
           provide: { homeAssistantVersion: CURRENT_HOME_ASSISTANT_VERSION },
         },
       },

@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from "node:util";
 import { describe, expect, it } from "vitest";
 import { BRIDGE_VERSION } from "../../src/version.js";
-import { OLDEST_HOME_ASSISTANT_VERSION, releaseOf } from "../lab/index.js";
+import { OLDEST_HOME_ASSISTANT_VERSION, releaseOf } from "../lab/home-assistant-versions.js";
 import {
   DEFAULTS,
   DEPRECATED_ARCHS,

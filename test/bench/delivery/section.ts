@@ -1,44 +1,11 @@
 import { duration, int, millis } from "../format.js";
-import { everyOne, type Goal, withinOfBest } from "../goals/goal.js";
 import type { Section } from "../report/section.js";
+import { deliveryGoals, perFact } from "./goals.js";
 import { deliveryParams } from "./params.js";
 import { type DeliveryResult, type ModeResult, runDelivery } from "./run-delivery.js";
 
-/** Issue 48: MQTT within 1.5 × REST's time a fact in a burst, and within 1.1 × REST's catch-up. */
-export const DELIVERY_GOALS = { burstTolerance: 0.5, catchupTolerance: 0.1 } as const;
-
 export async function deliverySection(quick: boolean): Promise<Section> {
   return deliveryTable(await runDelivery(deliveryParams(quick)));
-}
-
-const perFact = (m: ModeResult | undefined) => (m ? m.burst.wallMs / m.burst.facts : Number.NaN);
-
-export function deliveryGoals(r: DeliveryResult): Goal[] {
-  const rest = r.modes.find((m) => m.mode === "rest");
-  const mqtt = r.modes.find((m) => m.mode === "mqtt");
-  return [
-    withinOfBest(
-      `burst of ${r.params.burst}, time a fact, MQTT vs REST`,
-      perFact(mqtt),
-      perFact(rest),
-      DELIVERY_GOALS.burstTolerance,
-      (ms) => millis(ms),
-    ),
-    withinOfBest(
-      `catch-up of ${r.params.catchupFacts.toLocaleString("en")}, time to drain, MQTT vs REST`,
-      mqtt?.catchup.drainMs ?? Number.NaN,
-      rest?.catchup.drainMs ?? Number.NaN,
-      DELIVERY_GOALS.catchupTolerance,
-      duration,
-    ),
-    ...r.modes.map((m) =>
-      everyOne(
-        `catch-up facts fired, ${m.mode === "rest" ? "REST" : "MQTT"}`,
-        m.catchup.duplicates === 0 && m.catchup.inOrder ? m.catchup.delivered : 0,
-        m.catchup.facts,
-      ),
-    ),
-  ];
 }
 
 export function deliveryTable(r: DeliveryResult): Section {
