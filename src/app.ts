@@ -2,9 +2,9 @@ import { randomUUID } from "node:crypto";
 import { RewardFactsClient } from "./api/client.js";
 import { type BridgeConfig, ConfigError, homeAssistantAccess } from "./config/load-config.js";
 import type { BridgeOptions } from "./config/options-schema.js";
+import type { TestHooks } from "./config/test-hooks.js";
 import { ConsoleSink } from "./console/console-sink.js";
 import { Engine, type EngineOptions } from "./engine/engine.js";
-import type { DeliveryMoment } from "./engine/events-job.js";
 import { FanOutSink } from "./engine/fan-out-sink.js";
 import { RateBudget } from "./engine/rate-budget.js";
 import type { Sink } from "./engine/sink.js";
@@ -145,7 +145,12 @@ export class App {
     const delivered = this.#delivered;
     const requests = this.#requests;
     if (!store || !delivered || !requests) return;
-    const budget = new RateBudget({ history: requests, logger });
+    const testHooks = config.testHooks ?? {};
+    const budget = new RateBudget({
+      history: requests,
+      logger,
+      ...(testHooks.apiLimitPerMinute ? { limitPerMinute: testHooks.apiLimitPerMinute } : {}),
+    });
     this.#client = new RewardFactsClient({
       token: options.api_token,
       baseUrl: options.api_base_url,
@@ -173,8 +178,11 @@ export class App {
       logger,
       timeZone: () => sink.timeZone() ?? config.timeZone,
       ...pollingOptions(options),
+      ...(testHooks.intervalsMs
+        ? { eventsIntervalMs: testHooks.intervalsMs.events, todayIntervalMs: testHooks.intervalsMs.today }
+        : {}),
       onTurn: () => heartbeat.beat(),
-      ...(config.testPause ? { pauseAt: this.#testPause(config.testPause) } : {}),
+      ...(testHooks.pause ? { pauseAt: this.#testPause(testHooks.pause) } : {}),
     });
     this.#engine.start().catch((error: unknown) => this.#failed(error));
     // The engine waits for the sink by itself (and keeps the heartbeat fresh meanwhile, however
@@ -202,7 +210,7 @@ export class App {
       logger: this.#logger,
       instanceId,
       mode: this.#config.mode,
-      ...(this.#config.leaseBeatMs ? { beatMs: this.#config.leaseBeatMs } : {}),
+      ...(this.#config.testHooks?.leaseBeatMs ? { beatMs: this.#config.testHooks.leaseBeatMs } : {}),
       onWait: () => heartbeat.beat(),
       onLost: (error) => {
         this.#logger.error(`${error.message}: this bridge stops publishing`);
@@ -345,8 +353,8 @@ export class App {
   }
 
   /** The test hook: logs where it pauses, so that a test knows when to kill. */
-  #testPause(pause: { moment: DeliveryMoment; ms: number }) {
-    return async (moment: DeliveryMoment, eventId: string) => {
+  #testPause(pause: NonNullable<TestHooks["pause"]>) {
+    return async (moment: string, eventId: string) => {
       if (moment !== pause.moment) return;
       this.#logger.warn({ event: eventId, moment, ms: pause.ms }, "test pause in a delivery");
       await sleep(pause.ms);

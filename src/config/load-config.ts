@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
-import type { DeliveryMoment } from "../engine/events-job.js";
 import { DEFAULT_HEARTBEAT_FILE } from "../health/heartbeat.js";
 import type * as z from "../zod.js";
 import { type BrokerSource, standaloneBroker } from "./broker-config.js";
 import { optionTable } from "./option-table.js";
 import { type BridgeOptions, optionsSchema } from "./options-schema.js";
+import { type TestHooks, testHooksOf } from "./test-hooks.js";
 
 /** Bad configuration: one `name: problem` line per problem, names as the user wrote them. */
 export class ConfigError extends Error {
@@ -56,10 +56,8 @@ export interface BridgeConfig {
   entityPrefix?: string;
   /** Remove what was published from Home Assistant when stopping (the demo leaves nothing behind). */
   removeOnStop?: boolean;
-  /** Tests only (REWARD_FACTS_TEST_PAUSE=<moment>:<ms>): a pause in each delivery, to kill the bridge there. */
-  testPause?: { moment: DeliveryMoment; ms: number };
-  /** Tests only (REWARD_FACTS_TEST_LEASE_SECONDS): how often the household lease is renewed (300 s). */
-  leaseBeatMs?: number;
+  /** What only tests set (test-hooks.ts); none in a user's run. */
+  testHooks?: TestHooks;
 }
 
 /** The Supervisor, as an add-on reaches it: Core through its proxy, and its services API. */
@@ -126,16 +124,8 @@ export function loadConfig(
     timeZone: env.TZ || undefined,
     mode: addon ? "addon" : "standalone",
     heartbeatFile: env.REWARD_FACTS_HEARTBEAT_FILE || DEFAULT_HEARTBEAT_FILE,
-    ...testPauseOf(env.REWARD_FACTS_TEST_PAUSE),
-    ...(/^\d+$/.test(env.REWARD_FACTS_TEST_LEASE_SECONDS ?? "")
-      ? { leaseBeatMs: Number(env.REWARD_FACTS_TEST_LEASE_SECONDS) * 1000 }
-      : {}),
+    testHooks: testHooksOf(env),
   };
-}
-
-function testPauseOf(value: string | undefined): Pick<BridgeConfig, "testPause"> {
-  const match = /^(after_claim|before_ack):(\d+)$/.exec(value ?? "");
-  return match ? { testPause: { moment: match[1] as DeliveryMoment, ms: Number(match[2]) } } : {};
 }
 
 function readUtf8(path: string): string {

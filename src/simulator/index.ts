@@ -69,6 +69,8 @@ export class ApiSimulator {
   readonly port: number;
   readonly seed: number;
   readonly timeZone: string;
+  /** What it allows each token per minute before it answers 429. */
+  readonly rateLimitPerMinute: number;
   readonly clock: SimClock;
   readonly tokens: SimulatorTokens;
   readonly children: DemoChildren;
@@ -88,11 +90,13 @@ export class ApiSimulator {
     requests: ServedRequest[];
     server: SimServer;
     seed: number;
+    rateLimitPerMinute: number;
   }) {
     this.url = parts.url;
     this.legacyUrl = parts.legacyUrl;
     this.port = parts.server.port;
     this.seed = parts.seed;
+    this.rateLimitPerMinute = parts.rateLimitPerMinute;
     this.timeZone = parts.service.timeZone;
     this.clock = parts.service.clock;
     this.#households = parts.service.households;
@@ -155,6 +159,7 @@ export class ApiSimulator {
       requests,
       server,
       seed,
+      rateLimitPerMinute: o.rateLimitPerMinute,
     });
   }
 

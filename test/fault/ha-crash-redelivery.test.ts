@@ -1,19 +1,17 @@
-import { mkdtemp } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { REDELIVERY_WINDOW_MS } from "../../src/ha/recent-deliveries.js";
 import type { ApiSimulator } from "../../src/simulator/index.js";
 import {
-  type DeliveryRig,
   type HomeAssistantInstance,
   loggedEvents,
   startDeliveryRig,
   testedHomeAssistantVersion,
 } from "../lab/index.js";
-import { BridgeProcess } from "../support/bridge-process.js";
+import type { BridgeProcess } from "../support/bridge-process.js";
 import { oneDayAhead } from "../support/household-days.js";
+import { suiteOnRig } from "../support/lab-bridges.js";
+import { afterReadings } from "../support/served-reads.js";
 
 const version = testedHomeAssistantVersion();
 
@@ -24,34 +22,14 @@ const version = testedHomeAssistantVersion();
 // Home Assistant finds those facts in its data directory when it starts again. Facts derived from a
 // child's day (a behavior she declared) are owed the same way, against their own record.
 
-let rig: DeliveryRig | undefined;
+const lab = suiteOnRig(() => startDeliveryRig(version));
 let ha: HomeAssistantInstance;
 let sim: ApiSimulator;
 let bridge: BridgeProcess | undefined;
 
-beforeAll(async () => {
-  rig = await startDeliveryRig(version);
-  ({ ha, sim } = rig);
-}, 900_000);
-
-afterAll(async () => {
-  await bridge?.kill();
-  await rig?.stop();
+beforeAll(() => {
+  ({ ha, sim } = lab.rig);
 });
-
-/** A bridge following `childId` alone, on a data directory of its own. */
-async function bridgeEnv(childId: string): Promise<Record<string, string>> {
-  return {
-    REWARD_FACTS_API_TOKEN: sim.tokens.household,
-    REWARD_FACTS_API_BASE_URL: sim.url,
-    REWARD_FACTS_EVENTS_INTERVAL_SECONDS: "10",
-    REWARD_FACTS_TODAY_INTERVAL_SECONDS: "15",
-    REWARD_FACTS_CHILDREN: childId,
-    REWARD_FACTS_DATA_DIR: join(await mkdtemp(join(tmpdir(), "rf-ha-crash-")), "data"),
-    HA_URL: ha.url,
-    HA_TOKEN: ha.token,
-  };
-}
 
 /** Each logged arrival's `redelivered`, per fact id, in order. */
 async function arrivals(ids: readonly string[]): Promise<Record<string, unknown[]>> {
@@ -71,7 +49,7 @@ async function waitLogged(id: string, times = 1): Promise<void> {
 describe(`Home Assistant ${version} killed just after it answered facts`, () => {
   it("gets the facts it answered in the last moments again, marked redelivered; after a clean restart, none", async () => {
     const child = sim.addChild("Lou", { planned: false });
-    bridge = new BridgeProcess(await bridgeEnv(child.id)).start();
+    bridge = await lab.start({ children: [child.id] });
 
     const old = sim.addEvent(child.id, { type: "cheer_sent", cheer: "bravo" });
     await waitLogged(old.id);
@@ -102,7 +80,7 @@ describe(`Home Assistant ${version} killed just after it answered facts`, () => 
     const after = sim.addEvent(child.id, { type: "cheer_sent", cheer: "bravo" });
     await waitLogged(after.id);
     // Two more poll rounds: a repeat would come in them.
-    await sleep(22_000);
+    await afterReadings(sim, child.id, "events", 2);
     expect(await arrivals([beforeStop.id, after.id])).toEqual({
       [beforeStop.id]: [false],
       [after.id]: [false],
@@ -114,8 +92,7 @@ describe(`Home Assistant ${version} killed just after it answered facts`, () => 
   it("after Home Assistant and the bridge were killed together, the next bridge sends those facts again, marked", async () => {
     await bridge?.kill();
     const child = sim.addChild("Zoé", { planned: false });
-    const env = await bridgeEnv(child.id);
-    bridge = new BridgeProcess(env).start();
+    bridge = await lab.start({ children: [child.id] });
     const old = sim.addEvent(child.id, { type: "cheer_sent", cheer: "bravo" });
     await waitLogged(old.id);
     await sleep(REDELIVERY_WINDOW_MS + 2_000);
@@ -128,7 +105,7 @@ describe(`Home Assistant ${version} killed just after it answered facts`, () => 
     await Promise.all([bridge.kill(), ha.kill()]);
     await ha.restart();
     const first = bridge;
-    bridge = new BridgeProcess(env).start();
+    bridge = lab.again(first);
     for (const fact of recent) await waitLogged(fact.id, 2);
     expect(await arrivals([old.id, ...recent.map((fact) => fact.id)])).toEqual({
       [old.id]: [false],
@@ -141,10 +118,10 @@ describe(`Home Assistant ${version} killed just after it answered facts`, () => 
     const beforeKill = sim.addEvent(child.id, { type: "cheer_sent", cheer: "seen" });
     await waitLogged(beforeKill.id);
     await bridge.kill();
-    bridge = new BridgeProcess(env).start();
+    bridge = lab.again(bridge);
     const after = sim.addEvent(child.id, { type: "cheer_sent", cheer: "bravo" });
     await waitLogged(after.id);
-    await sleep(22_000);
+    await afterReadings(sim, child.id, "events", 2);
     expect(await arrivals([beforeKill.id, after.id])).toEqual({
       [beforeKill.id]: [false],
       [after.id]: [false],
@@ -159,7 +136,7 @@ describe(`Home Assistant ${version} killed just after it answered facts`, () => 
     const child = sim.addChild("Maël", { planned: false });
     const [early, late] = sim.behaviors(child.id);
     if (!early || !late) throw new Error("a child of the simulator has behaviors");
-    bridge = new BridgeProcess(await bridgeEnv(child.id)).start();
+    bridge = await lab.start({ children: [child.id] });
     // Her day read once: a first reading makes no fact.
     await ha.waitFor(() => ha.getState("sensor.reward_facts_mael_minutes_remaining"), { timeoutMs: 60_000 });
     const declaredId = async (behaviorId: string) =>

@@ -1,7 +1,3 @@
-import { mkdtemp } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Child } from "../../src/api/schemas.js";
 import { derivedFactTypes } from "../../src/engine/derived-facts.js";
@@ -10,24 +6,25 @@ import type { ApiSimulator } from "../../src/simulator/index.js";
 import {
   type EventRecorder,
   type HomeAssistantInstance,
-  type MqttRig,
   startMqttRig,
   testedHomeAssistantVersion,
 } from "../lab/index.js";
-import { BridgeProcess } from "../support/bridge-process.js";
+import type { BridgeProcess } from "../support/bridge-process.js";
 import { oneDayAhead } from "../support/household-days.js";
+import { suiteOnRig } from "../support/lab-bridges.js";
+import { afterReadings } from "../support/served-reads.js";
 
 // Facts a parent acts on (issue 44), from the bridge process against the simulator into a real
 // Home Assistant, in both publishing modes: a behavior the child declared in the app arrives once
 // as a derived `reward_facts_event` (and, with MQTT, on her event entity and as her device's
 // trigger), screen_time_allowed follows her day's readings, and the recorder sums the minutes she
-// used. Real time throughout, at the shortest intervals a user may set (journal 10 s, today 15 s).
+// used. Real time throughout, at the tests' pace (support/lab-bridges.ts).
 
 const version = testedHomeAssistantVersion();
 
 /** A phase's scene, from the bridge's start to its last check: one household day must hold it. */
 const PHASE_MS = 240_000;
-/** A change in the API shows at the next reading of her day: 15 s, and a loaded machine's slack. */
+/** A change in the API shows at the next reading of her day: seconds, and a loaded machine's slack. */
 const READING_MS = 60_000;
 
 interface RecorderStatistic {
@@ -39,23 +36,19 @@ interface RegistryDevice {
   identifiers: Array<[string, string]>;
 }
 
-let rig: MqttRig;
+// The recorder keeps the long-term statistics; the harness leaves it out unless asked.
+const lab = suiteOnRig(() => startMqttRig(version, { activity: false }, { extraConfig: "recorder:\n" }));
 let ha: HomeAssistantInstance;
 let sim: ApiSimulator;
 let events: EventRecorder;
-const runs: BridgeProcess[] = [];
 
 beforeAll(async () => {
-  // The recorder keeps the long-term statistics; the harness leaves it out unless asked.
-  rig = await startMqttRig(version, { activity: false }, { extraConfig: "recorder:\n" });
-  ({ ha, sim } = rig);
+  ({ ha, sim } = lab.rig);
   events = await ha.subscribeEvents("reward_facts_event");
-}, 900_000);
+});
 
 afterAll(async () => {
-  for (const run of runs) await run.kill();
   await events?.close();
-  await rig?.stop();
 });
 
 /** The bus events of `childId` of `type`, as a subscriber got them. */
@@ -94,15 +87,7 @@ describe.each([
     beforeAll(async () => {
       await oneDayAhead(sim.timeZone, PHASE_MS);
       child = sim.addChild(firstName, { planned: false });
-      bridge = new BridgeProcess({
-        ...rig.bridgeEnv,
-        REWARD_FACTS_PUBLISH: mode,
-        REWARD_FACTS_EVENTS_INTERVAL_SECONDS: "10",
-        REWARD_FACTS_TODAY_INTERVAL_SECONDS: "15",
-        REWARD_FACTS_CHILDREN: child.id,
-        REWARD_FACTS_DATA_DIR: join(await mkdtemp(join(tmpdir(), `rf-parent-${mode}-`)), "data"),
-      }).start();
-      runs.push(bridge);
+      bridge = await lab.start({ children: [child.id], publish: mode });
       // Her day read once: what it holds already makes no fact.
       await ha.waitForState(allowed, (s) => s.state === "on" || s.state === "off", { timeoutMs: 60_000 });
     }, PHASE_MS);
@@ -163,7 +148,7 @@ describe.each([
           expect(await ha.getState(journal)).toBeNull();
         }
         // Two more readings of her day: it does not come again.
-        await sleep(32_000);
+        await afterReadings(sim, child.id, "today", 2);
         expect(firedOf(child.id, "behavior_declared")).toHaveLength(1);
         if (seen) expect(seen.events).toHaveLength(1);
       } finally {
@@ -220,7 +205,7 @@ describe.each([
       expect(new Set(ids).size).toBe(ids.length);
       expect(bridge.text()).not.toContain(sim.tokens.household);
       expect(bridge.text()).not.toContain(ha.token);
-      expect(bridge.text()).not.toContain(rig.user.password);
+      expect(bridge.text()).not.toContain(lab.rig.user.password);
     });
   },
 );

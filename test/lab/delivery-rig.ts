@@ -1,8 +1,9 @@
-import { ApiSimulator, type SimulatorOptions } from "../../src/simulator/index.js";
+import type { ApiSimulator, SimulatorOptions } from "../../src/simulator/index.js";
 import { eventLogConfig } from "./ha-event-log.js";
 import { startHomeAssistant } from "./home-assistant.js";
 import type { HomeAssistantInstance } from "./home-assistant-types.js";
 import type { HomeAssistantVersion } from "./home-assistant-versions.js";
+import { startRigSimulator } from "./rig-simulator.js";
 
 /**
  * What a fault suite delivers between: a real Home Assistant whose automation logs every
@@ -12,6 +13,8 @@ import type { HomeAssistantVersion } from "./home-assistant-versions.js";
 export interface DeliveryRig {
   ha: HomeAssistantInstance;
   sim: ApiSimulator;
+  /** How a bridge reaches the API (household token) and Home Assistant: REST mode. */
+  bridgeEnv: Record<string, string>;
   stop(): Promise<void>;
 }
 
@@ -21,11 +24,17 @@ export async function startDeliveryRig(
 ): Promise<DeliveryRig> {
   const [ha, sim] = await Promise.all([
     startHomeAssistant({ ...eventLogConfig, version }),
-    ApiSimulator.start(simulator),
+    startRigSimulator(simulator),
   ]);
   return {
     ha,
     sim,
+    bridgeEnv: {
+      REWARD_FACTS_API_TOKEN: sim.tokens.household,
+      REWARD_FACTS_API_BASE_URL: sim.url,
+      HA_URL: ha.url,
+      HA_TOKEN: ha.token,
+    },
     stop: async () => {
       await ha.stop();
       await sim.stop();

@@ -1,10 +1,11 @@
 import { randomBytes } from "node:crypto";
-import { ApiSimulator, type SimulatorOptions } from "../../src/simulator/index.js";
+import type { ApiSimulator, SimulatorOptions } from "../../src/simulator/index.js";
 import { startHomeAssistant } from "./home-assistant.js";
 import { setUpMqttIntegration } from "./home-assistant-mqtt.js";
 import type { HomeAssistantInstance, StartHomeAssistantOptions } from "./home-assistant-types.js";
 import type { HomeAssistantVersion } from "./home-assistant-versions.js";
 import { type MosquittoBroker, startMosquitto } from "./mosquitto.js";
+import { startRigSimulator } from "./rig-simulator.js";
 
 /**
  * What an MQTT suite runs the bridge between: a real Home Assistant whose MQTT integration is set
@@ -33,7 +34,7 @@ export async function startMqttRig(
   const [ha, broker, sim] = await Promise.all([
     startHomeAssistant({ ...homeAssistant, version }),
     startMosquitto({ user }),
-    ApiSimulator.start(simulator),
+    startRigSimulator(simulator),
   ]);
   const stop = async () => {
     await ha.stop();

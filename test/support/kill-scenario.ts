@@ -15,6 +15,7 @@ import {
 } from "../lab/index.js";
 import { BridgeProcess } from "./bridge-process.js";
 import { seededRandom } from "./engine-rig.js";
+import { bridgeEnvironment } from "./lab-bridges.js";
 
 // The crash scenarios of the fault suite and of `npm run soak`: facts flow from the simulator
 // into a real Home Assistant while the bridge (or Home Assistant) is SIGKILLed at random moments;
@@ -31,6 +32,12 @@ export interface KillRoundOptions {
   onKill?: (index: number) => void;
   /** More of the bridge's environment (MQTT mode: the broker). */
   env?: Record<string, string>;
+  /**
+   * `test` (the default): the tests' pace, and a budget of what the simulator allows, so that the
+   * last run drains what the killed ones left in seconds; `user`: the users' shortest intervals
+   * and the API's 30 a minute (the soak, whose figures are a user's).
+   */
+  pace?: "test" | "user";
 }
 
 export interface KillRoundOutcome {
@@ -99,21 +106,24 @@ function bridgeEnv(
   ha: HomeAssistantInstance,
   sim: ApiSimulator,
   dataDir: string,
-  more: Record<string, string> = {},
+  options: Pick<KillRoundOptions, "env" | "pace">,
 ): Record<string, string> {
   const { ordinary, custody } = sim.children;
-  return {
+  const rig = {
     REWARD_FACTS_API_TOKEN: sim.tokens.household,
     REWARD_FACTS_API_BASE_URL: sim.url,
-    REWARD_FACTS_EVENTS_INTERVAL_SECONDS: "10",
-    REWARD_FACTS_TODAY_INTERVAL_SECONDS: "15",
-    REWARD_FACTS_CHILDREN: `${ordinary.id},${custody.id}`,
-    REWARD_FACTS_DATA_DIR: dataDir,
-    REWARD_FACTS_LOG_LEVEL: "warning",
     HA_URL: ha.url,
     HA_TOKEN: ha.token,
-    ...more,
   };
+  return bridgeEnvironment(
+    { sim, bridgeEnv: rig },
+    {
+      children: [ordinary.id, custody.id],
+      pace: options.pace ?? "test",
+      env: { REWARD_FACTS_LOG_LEVEL: "warning", ...options.env },
+    },
+    dataDir,
+  );
 }
 
 async function sizeOf(path: string): Promise<number> {
@@ -137,7 +147,7 @@ export function compare(journal: readonly string[], seen: readonly string[]) {
 export async function runBridgeKills(options: KillRoundOptions): Promise<KillRoundOutcome> {
   const { ha, sim } = options;
   const dataDir = join(await mkdtemp(join(tmpdir(), "rf-kill-ha-")), "data");
-  const env = bridgeEnv(ha, sim, dataDir, options.env);
+  const env = bridgeEnv(ha, sim, dataDir, options);
   // The rate budget's memory across restarts has its own test; here every restart may catch up
   // at once (the simulator allows it), so that the kills land in deliveries.
   const forgetBudget = () => rm(join(dataDir, REQUEST_LOG_FILE), { force: true });
@@ -230,6 +240,8 @@ export interface HaKillsOptions {
   onKill?: (index: number) => void;
   /** More of the bridge's environment (MQTT mode: the broker). */
   env?: Record<string, string>;
+  /** As for runBridgeKills. */
+  pace?: "test" | "user";
 }
 
 export interface HaKillsOutcome {
@@ -289,7 +301,7 @@ export function arrivalsSeen(
 export async function runHomeAssistantKills(options: HaKillsOptions): Promise<HaKillsOutcome> {
   const { ha, sim, recorder } = options;
   const dataDir = join(await mkdtemp(join(tmpdir(), "rf-kill-core-")), "data");
-  const env = bridgeEnv(ha, sim, dataDir, options.env);
+  const env = bridgeEnv(ha, sim, dataDir, options);
   let bridge = new BridgeProcess(env).start();
   const producer = produce(sim, options.facts);
   const declarer = declare(sim, dataDir);

@@ -159,6 +159,8 @@ async function main(argv: readonly string[]): Promise<number> {
             facts: FACTS,
             seed: 20261123 + round,
             env,
+            // A user's pace: the soak's figures are what a household's bridge does.
+            pace: "user",
           });
           lost += outcome.missing.length;
           repeated += outcome.repeated.length;
@@ -309,6 +311,7 @@ async function homeAssistantStops(
       facts: HA_FACTS,
       seed: seeds.moments,
       env,
+      pace: "user",
     });
     return { ...outcome, ms: performance.now() - started };
   } finally {
