@@ -1,6 +1,15 @@
-import { describe, expect, it } from "vitest";
-import { parseBridgeArgs } from "../src/bridge-cli.js";
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { bridgeCommand, parseBridgeArgs } from "../src/bridge-cli.js";
 import { bridgeHelp } from "../src/config/help.js";
+import { EXIT_CONFIG, EXIT_OK } from "../src/exit-codes.js";
+import { waitFor } from "./support/wait-for.js";
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
 
 describe("the bridge's command line", () => {
   it("runs the bridge without arguments, the removal with --remove, the help with --help", () => {
@@ -20,5 +29,71 @@ describe("the bridge's command line", () => {
     expect(help).toContain("--remove");
     expect(help).toContain("REWARD_FACTS_REMOVE");
     expect(help).toContain("remove_from_home_assistant");
+  });
+});
+
+/** What a command writes to each stream, as main.ts would hand them over. */
+function io() {
+  const out: string[] = [];
+  const err: string[] = [];
+  return {
+    out,
+    err,
+    io: { stdout: (text: string) => out.push(text), stderr: (text: string) => err.push(text) },
+  };
+}
+
+/** Standard output and error of this process, kept: what runBridge writes (its log, its refusals). */
+function captureProcessOutput(): { out: string[]; err: string[] } {
+  const out: string[] = [];
+  const err: string[] = [];
+  vi.spyOn(process.stdout, "write").mockImplementation((chunk) => out.push(String(chunk)) > 0);
+  vi.spyOn(process.stderr, "write").mockImplementation((chunk) => err.push(String(chunk)) > 0);
+  return { out, err };
+}
+
+describe("bridgeCommand", () => {
+  it("prints the help on standard output and exits 0, starting nothing", async () => {
+    const streams = io();
+    // No token: a bridge that started would refuse its configuration instead.
+    expect(await bridgeCommand(["--help"], {}, streams.io)).toBe(EXIT_OK);
+    expect(streams.out).toEqual([`${bridgeHelp()}\n`]);
+    expect(streams.err).toEqual([]);
+  });
+
+  it("answers a bad argument with one usage line on standard error and exit 2, starting nothing", async () => {
+    const streams = io();
+    expect(await bridgeCommand(["--purge"], {}, streams.io)).toBe(EXIT_CONFIG);
+    expect(streams.err).toHaveLength(1);
+    expect(streams.err[0]).toMatch(/^npm start: .*--purge.* \(npm start -- --help lists the options\)\n$/);
+    expect(streams.out).toEqual([]);
+  });
+
+  it("writes to the process's own streams unless given others", async () => {
+    const output = captureProcessOutput();
+    expect(await bridgeCommand(["-h"], {})).toBe(EXIT_OK);
+    expect(await bridgeCommand(["--purge"], {})).toBe(EXIT_CONFIG);
+    expect(output.out).toEqual([`${bridgeHelp()}\n`]);
+    expect(output.err.join("")).toContain("--purge");
+  });
+
+  it("runs the bridge without arguments: here refused for its missing token, exit 2", async () => {
+    const output = captureProcessOutput();
+    expect(await bridgeCommand([], {}, io().io)).toBe(EXIT_CONFIG);
+    expect(output.err.join("")).toContain("REWARD_FACTS_API_TOKEN: is required");
+  });
+
+  it("runs the removal step with --remove, whatever the options say: here without Home Assistant, exit 2", async () => {
+    const output = captureProcessOutput();
+    const dir = await mkdtemp(join(tmpdir(), "rf-bridge-cli-"));
+    const env = {
+      REWARD_FACTS_API_TOKEN: "rf_api_of_a_test_0123456789",
+      // Never asked: the removal talks to Home Assistant only.
+      REWARD_FACTS_API_BASE_URL: "http://127.0.0.1:9/api/v1",
+      REWARD_FACTS_DATA_DIR: join(dir, "data"),
+      REWARD_FACTS_HEARTBEAT_FILE: join(dir, "heartbeat"),
+    };
+    expect(await bridgeCommand(["--remove"], env, io().io)).toBe(EXIT_CONFIG);
+    await waitFor(() => output.out.join("").includes("REWARD_FACTS_REMOVE: needs HA_URL and HA_TOKEN"));
   });
 });
