@@ -74,6 +74,17 @@ export function pollingOptions(
   };
 }
 
+/** The engine's intervals a test sets (test-hooks.ts), over the options'. */
+function testIntervals(
+  ms: NonNullable<TestHooks["intervalsMs"]>,
+): Pick<EngineOptions, "eventsIntervalMs" | "todayIntervalMs" | "statusIntervalMs"> {
+  return {
+    eventsIntervalMs: ms.events,
+    todayIntervalMs: ms.today,
+    ...(ms.status ? { statusIntervalMs: ms.status } : {}),
+  };
+}
+
 export interface AppOptions {
   config: BridgeConfig;
   logger: Logger;
@@ -178,9 +189,7 @@ export class App {
       logger,
       timeZone: () => sink.timeZone() ?? config.timeZone,
       ...pollingOptions(options),
-      ...(testHooks.intervalsMs
-        ? { eventsIntervalMs: testHooks.intervalsMs.events, todayIntervalMs: testHooks.intervalsMs.today }
-        : {}),
+      ...(testHooks.intervalsMs ? testIntervals(testHooks.intervalsMs) : {}),
       onTurn: () => heartbeat.beat(),
       ...(testHooks.pause ? { pauseAt: this.#testPause(testHooks.pause) } : {}),
     });

@@ -13,11 +13,12 @@ export interface TestHooks {
   /** REWARD_FACTS_TEST_LEASE_SECONDS: how often the household lease is renewed (300 s). */
   leaseBeatMs?: number;
   /**
-   * REWARD_FACTS_TEST_INTERVALS_MS=<events>,<today>: the polling intervals, below the shortest a
-   * user may set (10 s and 15 s), so that a test waits seconds, not half a minute, for the next
-   * reading it is about. The options' intervals still go through their own checks.
+   * REWARD_FACTS_TEST_INTERVALS_MS=<events>,<today>[,<status>]: the polling intervals, below the
+   * shortest a user may set (10 s and 15 s), and how often an unchanged status is published again
+   * (60 s), so that a test waits seconds, not half a minute, for the next reading it is about. The
+   * options' intervals still go through their own checks.
    */
-  intervalsMs?: { events: number; today: number };
+  intervalsMs?: { events: number; today: number; status?: number };
   /**
    * REWARD_FACTS_TEST_API_LIMIT=<requests a minute>: what the API allows the token, which the
    * budget keeps under (30, the spec's); for a simulator that allows more, at the test's pace.
@@ -35,8 +36,8 @@ export function testHooksOf(env: Readonly<Record<string, string | undefined>>): 
   if (pause) hooks.pause = { moment: pause[1] as TestPauseMoment, ms: Number(pause[2]) };
   const leaseSeconds = positive(env.REWARD_FACTS_TEST_LEASE_SECONDS);
   if (leaseSeconds) hooks.leaseBeatMs = leaseSeconds * 1000;
-  const [events, today] = (env.REWARD_FACTS_TEST_INTERVALS_MS ?? "").split(",").map(positive);
-  if (events && today) hooks.intervalsMs = { events, today };
+  const [events, today, status] = (env.REWARD_FACTS_TEST_INTERVALS_MS ?? "").split(",").map(positive);
+  if (events && today) hooks.intervalsMs = { events, today, ...(status ? { status } : {}) };
   const limit = positive(env.REWARD_FACTS_TEST_API_LIMIT);
   if (limit) hooks.apiLimitPerMinute = limit;
   return hooks;

@@ -11,14 +11,20 @@ describe("the tests' hooks", () => {
       testHooksOf({
         REWARD_FACTS_TEST_PAUSE: "before_ack:4000",
         REWARD_FACTS_TEST_LEASE_SECONDS: "3",
-        REWARD_FACTS_TEST_INTERVALS_MS: "2000,3000",
+        REWARD_FACTS_TEST_INTERVALS_MS: "2000,3000,5000",
         REWARD_FACTS_TEST_API_LIMIT: "600",
       }),
     ).toEqual({
       pause: { moment: "before_ack", ms: 4000 },
       leaseBeatMs: 3000,
-      intervalsMs: { events: 2000, today: 3000 },
+      intervalsMs: { events: 2000, today: 3000, status: 5000 },
       apiLimitPerMinute: 600,
+    });
+  });
+
+  it("leave the status' refresh alone unless a third interval is given", () => {
+    expect(testHooksOf({ REWARD_FACTS_TEST_INTERVALS_MS: "2000,3000" })).toEqual({
+      intervalsMs: { events: 2000, today: 3000 },
     });
   });
 

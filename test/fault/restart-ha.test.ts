@@ -1,18 +1,9 @@
-import { mkdtemp } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { childEntityId, childEntityKinds, STATUS_ENTITY_ID } from "../../src/ha/entities.js";
-import {
-  type DeliveryRig,
-  HOME_ASSISTANT_SETUP_TIMEOUT_MS,
-  loggedEventIds,
-  loggedEvents,
-  startDeliveryRig,
-  testedHomeAssistantVersion,
-} from "../lab/index.js";
-import { BridgeProcess } from "../support/bridge-process.js";
+import { loggedEventIds, loggedEvents, startDeliveryRig, testedHomeAssistantVersion } from "../lab/index.js";
+import type { BridgeProcess } from "../support/bridge-process.js";
+import { suiteOnRig } from "../support/lab-bridges.js";
 
 // Five restarts of a real Home Assistant while facts flow: after each, every state is back
 // within 10 s of RUNNING; in the end no fact was lost or repeated.
@@ -20,32 +11,18 @@ import { BridgeProcess } from "../support/bridge-process.js";
 const RESTARTS = 5;
 const version = testedHomeAssistantVersion();
 
-let rig: DeliveryRig;
+const lab = suiteOnRig(() => startDeliveryRig(version, { activity: { historyDays: 0, factsPerHour: 0 } }));
 let bridge: BridgeProcess;
 
 beforeAll(async () => {
-  rig = await startDeliveryRig(version, { activity: { historyDays: 0, factsPerHour: 0 } });
-  const { ha, sim } = rig;
-  bridge = new BridgeProcess({
-    REWARD_FACTS_API_TOKEN: sim.tokens.household,
-    REWARD_FACTS_API_BASE_URL: sim.url,
-    REWARD_FACTS_EVENTS_INTERVAL_SECONDS: "10",
-    REWARD_FACTS_TODAY_INTERVAL_SECONDS: "15",
-    REWARD_FACTS_DATA_DIR: join(await mkdtemp(join(tmpdir(), "rf-restart-ha-")), "data"),
-    HA_URL: ha.url,
-    HA_TOKEN: ha.token,
-  }).start();
+  const { ha } = lab.rig;
+  bridge = await lab.start();
   await ha.waitFor(async () => (await ha.getState(STATUS_ENTITY_ID))?.state === "ok", { timeoutMs: 60_000 });
-}, HOME_ASSISTANT_SETUP_TIMEOUT_MS);
-
-afterAll(async () => {
-  await bridge?.kill();
-  await rig?.stop();
 });
 
 describe(`Home Assistant ${version} restarts`, () => {
   it(`brings states back and keeps every fact exactly once across ${RESTARTS} restarts`, async () => {
-    const { ha, sim } = rig;
+    const { ha, sim } = lab.rig;
     const { ordinary, custody, unsynced } = sim.children;
     const entities = [
       STATUS_ENTITY_ID,

@@ -1,13 +1,14 @@
-import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { childEntityId } from "../../src/ha/entity-names.js";
 import { readText } from "../addon/supervisor-rules.js";
 import { type MqttRig, startMqttRig, testedHomeAssistantVersion } from "../lab/index.js";
 import { parseHaYaml, stringifyHaYaml } from "../support/blueprint-yaml.js";
-import { BridgeProcess } from "../support/bridge-process.js";
+import type { BridgeProcess } from "../support/bridge-process.js";
+import { suiteOnRig } from "../support/lab-bridges.js";
 import { readsOnlyPre2024_10Syntax, toPre2024_10Syntax } from "../support/pre-2024-10-syntax.js";
+import { afterReadings } from "../support/served-reads.js";
 
 // Assist, Home Assistant's own conversation agent (websocket conversation/process, as the voice
 // pipeline and the chat dialog call it), answers about a child with the live figures: through the
@@ -16,9 +17,10 @@ import { readsOnlyPre2024_10Syntax, toPre2024_10Syntax } from "../support/pre-20
 // aliases and exposure choices are never overwritten; the `assist` option turns it all off.
 
 const version = testedHomeAssistantVersion();
+// The conversation agent, which a default installation loads (the harness's starts bare).
+const lab = suiteOnRig(() => startMqttRig(version, { activity: false }, { extraConfig: "conversation:\n" }));
 let rig: MqttRig;
 let bridge: BridgeProcess;
-const dataDir = join(await mkdtemp(join(tmpdir(), "rf-assist-")), "data");
 
 const ask = async (text: string, language: string) => {
   const result = await rig.ha.wsCommand<{ response: { speech?: { plain?: { speech?: string } } } }>({
@@ -44,21 +46,8 @@ const exposed = async () =>
     })
   ).exposed_entities;
 
-function startBridge(extra: Record<string, string> = {}): BridgeProcess {
-  const run = new BridgeProcess({
-    ...rig.bridgeEnv,
-    REWARD_FACTS_PUBLISH: "mqtt",
-    REWARD_FACTS_TODAY_INTERVAL_SECONDS: "15",
-    REWARD_FACTS_CHILDREN: rig.sim.children.ordinary.id,
-    REWARD_FACTS_DATA_DIR: dataDir,
-    ...extra,
-  }).start();
-  return run;
-}
-
 beforeAll(async () => {
-  // The conversation agent, which a default installation loads (the harness's starts bare).
-  rig = await startMqttRig(version, { activity: false }, { extraConfig: "conversation:\n" });
+  rig = lab.rig;
   // The blueprint in both languages, and an automation from each, as a user makes them.
   const automations = [];
   for (const folder of ["reward_facts", "reward_facts_fr"]) {
@@ -78,12 +67,7 @@ beforeAll(async () => {
   await writeFile(join(rig.ha.configDir, "automations.yaml"), stringifyHaYaml(automations));
   await rig.ha.callService("automation", "reload");
   await setLanguage("en");
-  bridge = startBridge();
-}, 900_000);
-
-afterAll(async () => {
-  await bridge?.kill();
-  await rig?.stop();
+  bridge = await lab.start({ children: [rig.sim.children.ordinary.id], publish: "mqtt" });
 });
 
 const waitUntil = <T>(check: () => Promise<T | undefined | false>, description: string) =>
@@ -157,13 +141,13 @@ describe(`Assist on Home Assistant ${version}`, () => {
       should_expose: false,
     });
     await bridge.stop();
-    bridge = startBridge();
+    bridge = lab.again(bridge);
     await waitUntil(
       async () => bridge.text().includes("Home Assistant is running: publishing"),
       "the bridge back",
     );
     // Two readings later: long enough for the bridge to have done anything it would do.
-    await new Promise((resolve) => setTimeout(resolve, 35_000));
+    await afterReadings(rig.sim, rig.sim.children.ordinary.id, "today", 2);
     expect(await aliasesOf(streak)).toEqual(["Léa's record"]);
     expect((await exposed())[session]?.conversation ?? false).toBe(false);
   }, 180_000);
@@ -171,10 +155,10 @@ describe(`Assist on Home Assistant ${version}`, () => {
   it("offers nothing to Assist with the assist option off", async () => {
     await bridge.stop();
     const noah = rig.sim.children.custody;
-    bridge = startBridge({ REWARD_FACTS_CHILDREN: noah.id, REWARD_FACTS_ASSIST: "false" });
+    bridge = lab.again(bridge, { REWARD_FACTS_CHILDREN: noah.id, REWARD_FACTS_ASSIST: "false" });
     const minutes = childEntityId("noah", "minutes_remaining");
     await waitUntil(async () => (await rig.ha.getState(minutes)) !== null, "Noah's entities");
-    await new Promise((resolve) => setTimeout(resolve, 20_000));
+    await afterReadings(rig.sim, noah.id, "today", 2);
     expect((await exposed())[minutes]?.conversation ?? false).toBe(false);
     expect(await aliasesOf(minutes)).toEqual([]);
   }, 180_000);

@@ -40,6 +40,7 @@ export {
 } from "./home-assistant-versions.js";
 export { type MosquittoBroker, startMosquitto } from "./mosquitto.js";
 export { type MqttRig, startMqttRig } from "./mqtt-rig.js";
+export { LAB_API_LIMIT_PER_MINUTE, startRigSimulator } from "./rig-simulator.js";
 export { screenshot } from "./screenshots.js";
 export {
   ensureStrace,

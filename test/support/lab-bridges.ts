@@ -4,16 +4,17 @@ import { join } from "node:path";
 import { afterAll, beforeAll } from "vitest";
 import type { ApiSimulator } from "../../src/simulator/index.js";
 import { HOME_ASSISTANT_SETUP_TIMEOUT_MS } from "../lab/index.js";
-import { BridgeProcess } from "./bridge-process.js";
+import { type BridgeLaunch, BridgeProcess } from "./bridge-process.js";
 
 /*
  * The one opening of a suite that runs the bridge on a lab rig: the rig's addresses, the tests'
  * defaults, a data directory of its own, and every run stopped when the suite ends.
  *
- * The tests' pace: the journal read every 2 s and each child's day every 3 s, with a budget told
- * what the rig's simulator allows (test/lab/rig-simulator.ts), so that a test waits seconds for the
- * reading it is about, and "a repeat would have come by now" is a count of readings, not half a
- * minute (support/served-reads.ts). The polling itself, at the users' intervals and the API's 30 a
+ * The tests' pace: the journal read every 2 s, each child's day every 3 s and an unchanged status
+ * published again every 5 s (a user's: 30 s, 60 s, 60 s), with a budget told what the rig's
+ * simulator allows (test/lab/rig-simulator.ts), so that a test waits seconds for the reading it is
+ * about, and "a repeat would have come by now" is a count of readings, not half a minute
+ * (support/served-reads.ts). The polling itself, at the users' intervals and the API's 30 a
  * minute, is proven by the engine's suites on the virtual clock; a suite about what a user's pace
  * shows (the publisher end to end, the status' budget) asks for `pace: "user"`.
  */
@@ -35,10 +36,12 @@ export interface LabBridgeOptions {
   pace?: "test" | "user";
   /** Anything else of the bridge's environment; it has the last word. */
   env?: Record<string, string>;
+  /** How the bridge is run: the sources by default; the built bundle, or the sources under strace. */
+  launch?: BridgeLaunch;
 }
 
-/** The tests' pace: a child's journal and day, in milliseconds. */
-export const TEST_INTERVALS_MS = { events: 2_000, today: 3_000 } as const;
+/** The tests' pace: a child's journal and day, and an unchanged status published again, in milliseconds. */
+export const TEST_INTERVALS_MS = { events: 2_000, today: 3_000, status: 5_000 } as const;
 /** The users' shortest intervals, in seconds (options-schema.ts). */
 const USER_INTERVALS_S = { events: 10, today: 15 } as const;
 
@@ -55,7 +58,11 @@ export function bridgeEnvironment(
           REWARD_FACTS_TODAY_INTERVAL_SECONDS: String(USER_INTERVALS_S.today),
         }
       : {
-          REWARD_FACTS_TEST_INTERVALS_MS: `${TEST_INTERVALS_MS.events},${TEST_INTERVALS_MS.today}`,
+          REWARD_FACTS_TEST_INTERVALS_MS: [
+            TEST_INTERVALS_MS.events,
+            TEST_INTERVALS_MS.today,
+            TEST_INTERVALS_MS.status,
+          ].join(","),
           REWARD_FACTS_TEST_API_LIMIT: String(target.sim.rateLimitPerMinute),
         };
   return {
@@ -77,12 +84,14 @@ export class LabBridges {
   /** Starts a bridge process (it keeps running until the test stops it, or the suite ends). */
   async start(options: LabBridgeOptions = {}): Promise<BridgeProcess> {
     const dataDir = options.dataDir ?? join(await mkdtemp(join(tmpdir(), "rf-bridge-")), "data");
-    return this.#started(new BridgeProcess(bridgeEnvironment(this.target(), options, dataDir)));
+    return this.#started(
+      new BridgeProcess(bridgeEnvironment(this.target(), options, dataDir), options.launch),
+    );
   }
 
-  /** A new run of `run`'s bridge: its environment and data directory, and `env` over them. */
+  /** A new run of `run`'s bridge: its launch, environment and data directory, and `env` over them. */
   again(run: BridgeProcess, env: Record<string, string> = {}): BridgeProcess {
-    return this.#started(new BridgeProcess({ ...run.env, ...env }));
+    return this.#started(new BridgeProcess({ ...run.env, ...env }, run.launch));
   }
 
   /** SIGKILLs every run still going (a suite's end: what a test left running says nothing more). */

@@ -10,7 +10,7 @@ import type { BridgeConfig } from "../../../src/config/load-config.js";
 import { optionsSchema } from "../../../src/config/options-schema.js";
 import { STATUS_ENTITY_ID } from "../../../src/ha/entity-names.js";
 import { BRIDGE_AVAILABILITY, BRIDGE_NODE } from "../../../src/ha/mqtt/topics.js";
-import { ApiSimulator } from "../../../src/simulator/index.js";
+import type { ApiSimulator } from "../../../src/simulator/index.js";
 import { BRIDGE_VERSION } from "../../../src/version.js";
 import {
   type HomeAssistantInstance,
@@ -18,9 +18,11 @@ import {
   setUpMqttIntegration,
   startHomeAssistant,
   startMosquitto,
+  startRigSimulator,
   testedHomeAssistantVersion,
 } from "../../lab/index.js";
 import { LogCollector } from "../../support/engine-rig.js";
+import { TEST_INTERVALS_MS } from "../../support/lab-bridges.js";
 import { waitFor } from "../../support/wait-for.js";
 
 // The bridge as the add-on runs it on MQTT: the broker and the add-on's slug given by the
@@ -50,7 +52,7 @@ beforeAll(async () => {
   [ha, broker, sim] = await Promise.all([
     startHomeAssistant({ version }),
     startMosquitto({ user: haUser, moreUsers: [bridgeUser] }),
-    ApiSimulator.start({ activity: false }),
+    startRigSimulator({ activity: false }),
   ]);
   await setUpMqttIntegration(ha, broker, haUser);
   supervisor = createServer((request, response) => {
@@ -86,8 +88,6 @@ beforeAll(async () => {
       api_base_url: sim.url,
       publish: "mqtt",
       children: [sim.children.ordinary.id],
-      events_interval_seconds: 10,
-      today_interval_seconds: 15,
     }),
     dataDir: join(dir, "data"),
     // Core as the add-on reaches it, but straight (the Supervisor's proxy is not what is tried here).
@@ -96,6 +96,11 @@ beforeAll(async () => {
     timeZone: undefined,
     mode: "addon",
     heartbeatFile: join(dir, "heartbeat"),
+    // The tests' pace (support/lab-bridges.ts), as the bridge processes of the lab's suites run.
+    testHooks: {
+      intervalsMs: { ...TEST_INTERVALS_MS },
+      apiLimitPerMinute: sim.rateLimitPerMinute,
+    },
   };
   // No secret given to the logger to hide: a leak would show in the log.
   app = new App({ config, logger: logs.logger() });

@@ -1,9 +1,6 @@
-import { mkdtemp } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ApiSimulator } from "../../../src/simulator/index.js";
+import type { ApiSimulator } from "../../../src/simulator/index.js";
 import {
   CuttableLink,
   type EventRecorder,
@@ -12,9 +9,11 @@ import {
   setUpMqttIntegration,
   startHomeAssistant,
   startMosquitto,
+  startRigSimulator,
   testedHomeAssistantVersion,
 } from "../../lab/index.js";
-import { BridgeProcess } from "../../support/bridge-process.js";
+import type { BridgeProcess } from "../../support/bridge-process.js";
+import { LabBridges } from "../../support/lab-bridges.js";
 
 // Home Assistant's own MQTT client loses the broker while the bridge keeps its own: the delivery
 // script's publish to the event entity fails, Home Assistant answers the bridge with an error,
@@ -29,6 +28,17 @@ let ha: HomeAssistantInstance;
 let broker: MosquittoBroker;
 let relay: CuttableLink;
 let sim: ApiSimulator;
+/** Home Assistant and the broker on their own: the bridge reaches the broker directly. */
+const bridges = new LabBridges(() => ({
+  sim,
+  bridgeEnv: {
+    REWARD_FACTS_API_TOKEN: sim.tokens.household,
+    REWARD_FACTS_API_BASE_URL: sim.url,
+    MQTT_URL: broker.url,
+    HA_URL: ha.url,
+    HA_TOKEN: ha.token,
+  },
+}));
 let bridge: BridgeProcess | undefined;
 let fired: EventRecorder;
 let changes: EventRecorder;
@@ -37,24 +47,14 @@ beforeAll(async () => {
   [ha, broker, sim] = await Promise.all([
     startHomeAssistant({ version }),
     startMosquitto(),
-    ApiSimulator.start({ activity: false }),
+    startRigSimulator({ activity: false }),
   ]);
   // Home Assistant reaches the broker through a relay the test can make refuse; the bridge directly.
   relay = await CuttableLink.open(broker.url.replace(/^mqtt:/, "http:"));
   await setUpMqttIntegration(ha, { port: Number(new URL(relay.url).port) });
   fired = await ha.subscribeEvents("reward_facts_event");
   changes = await ha.subscribeEvents("state_changed");
-  bridge = new BridgeProcess({
-    REWARD_FACTS_API_TOKEN: sim.tokens.household,
-    REWARD_FACTS_API_BASE_URL: sim.url,
-    REWARD_FACTS_EVENTS_INTERVAL_SECONDS: "10",
-    REWARD_FACTS_CHILDREN: sim.children.ordinary.id,
-    REWARD_FACTS_DATA_DIR: join(await mkdtemp(join(tmpdir(), "rf-broker-away-")), "data"),
-    REWARD_FACTS_PUBLISH: "mqtt",
-    MQTT_URL: broker.url,
-    HA_URL: ha.url,
-    HA_TOKEN: ha.token,
-  }).start();
+  bridge = await bridges.start({ children: [sim.children.ordinary.id], publish: "mqtt" });
   const started = bridge;
   await ha
     .waitForState(JOURNAL, () => true, { timeoutMs: 120_000 })
@@ -66,7 +66,7 @@ beforeAll(async () => {
 }, 900_000);
 
 afterAll(async () => {
-  await bridge?.kill();
+  await bridges.killAll();
   await fired?.close();
   await changes?.close();
   await relay?.close();

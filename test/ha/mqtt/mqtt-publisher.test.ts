@@ -1,7 +1,6 @@
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiEventTypes } from "../../../src/api/schemas.js";
 import { derivedFactTypes } from "../../../src/engine/derived-facts.js";
@@ -11,11 +10,12 @@ import type { ApiSimulator } from "../../../src/simulator/index.js";
 import {
   type EventRecorder,
   type HomeAssistantInstance,
-  type MqttRig,
   startMqttRig,
   testedHomeAssistantVersion,
 } from "../../lab/index.js";
-import { BridgeProcess } from "../../support/bridge-process.js";
+import type { BridgeProcess } from "../../support/bridge-process.js";
+import { suiteOnRig } from "../../support/lab-bridges.js";
+import { afterReadings } from "../../support/served-reads.js";
 
 // The bridge publishing through MQTT discovery, with a real Mosquitto and a real Home Assistant
 // whose MQTT integration is set up as a user does it. Asserted through Home Assistant's own
@@ -39,44 +39,33 @@ interface RegistryDevice {
   via_device_id: string | null;
 }
 
-let rig: MqttRig;
+const lab = suiteOnRig(() => startMqttRig(version));
 let ha: HomeAssistantInstance;
 let sim: ApiSimulator;
 let dataDir: string;
 let events: EventRecorder;
-const runs: BridgeProcess[] = [];
+const { runs } = lab;
 
 const entities = () => ha.wsCommand<RegistryEntity[]>({ type: "config/entity_registry/list" });
 const devices = () => ha.wsCommand<RegistryDevice[]>({ type: "config/device_registry/list" });
 const ours = (list: RegistryEntity[]) => list.filter((e) => e.platform === "mqtt");
 
-function bridge(extra: Record<string, string> = {}): BridgeProcess {
+/** The suite's bridge, following Léa and Noah, always on the same data directory. */
+function bridge(env: Record<string, string> = {}): Promise<BridgeProcess> {
   const { ordinary, custody } = sim.children;
-  const run = new BridgeProcess({
-    ...rig.bridgeEnv,
-    REWARD_FACTS_EVENTS_INTERVAL_SECONDS: "10",
-    REWARD_FACTS_TODAY_INTERVAL_SECONDS: "15",
-    REWARD_FACTS_CHILDREN: `${ordinary.id},${custody.id}`,
-    REWARD_FACTS_DATA_DIR: dataDir,
-    ...extra,
-  }).start();
-  runs.push(run);
-  return run;
+  return lab.start({ children: [ordinary.id, custody.id], dataDir, env });
 }
 
 const contractIds = (slug: string) => childEntityKinds.map((kind) => childEntityId(slug, kind));
 
 beforeAll(async () => {
-  rig = await startMqttRig(version);
-  ({ ha, sim } = rig);
+  ({ ha, sim } = lab.rig);
   dataDir = join(await mkdtemp(join(tmpdir(), "rf-mqtt-")), "data");
   events = await ha.subscribeEvents("reward_facts_event");
-}, 900_000);
+});
 
 afterAll(async () => {
-  for (const run of runs) await run.kill();
   await events?.close();
-  await rig?.stop();
 });
 
 /** The MQTT device triggers Home Assistant offers on a device. */
@@ -91,13 +80,13 @@ async function mqttTriggerTypes(deviceId: string | undefined): Promise<string[]>
 describe(`MQTT discovery on Home Assistant ${version}`, () => {
   it("moves from REST-made states to registry entities with the same ids (no _2)", async () => {
     // An earlier bridge, in REST mode, left states under the contract's ids.
-    const rest = bridge({ REWARD_FACTS_PUBLISH: "rest" });
+    const rest = await bridge({ REWARD_FACTS_PUBLISH: "rest" });
     await ha.waitFor(async () => (await ha.getState(childEntityId("lea", "minutes_remaining")))?.state, {
       timeoutMs: 60_000,
     });
     expect(await rest.stop()).toBe(0);
 
-    const run = bridge();
+    const run = await bridge();
     await ha.waitFor(
       async () => {
         const registered = new Set(ours(await entities()).map((e) => e.entity_id));
@@ -122,7 +111,7 @@ describe(`MQTT discovery on Home Assistant ${version}`, () => {
       device_class: "duration",
       child_name: "Léa",
     });
-    expect(run.text()).not.toContain(rig.user.password);
+    expect(run.text()).not.toContain(lab.rig.user.password);
   }, 180_000);
 
   it("makes one device per child, via the bridge's device, with its event entity and device triggers", async () => {
@@ -182,7 +171,7 @@ describe(`MQTT discovery on Home Assistant ${version}`, () => {
     });
     expect(journal.attributes).toMatchObject({ event_type: "behavior_validated", label, child: "lea" });
     // Two more poll rounds: nothing fires again.
-    await sleep(22_000);
+    await afterReadings(sim, ordinary.id, "events", 2);
     expect(events.events.filter((e) => e.data.event_id === fact.id)).toHaveLength(1);
     const history = await ha.api<Array<Array<{ attributes: { event_id?: string } }>>>(
       "GET",
@@ -208,7 +197,7 @@ describe(`MQTT discovery on Home Assistant ${version}`, () => {
     });
     const before = runs.at(-1);
     expect(await before?.stop()).toBe(0);
-    bridge();
+    await bridge();
     await ha.restart();
     await ha.waitFor(async () => (await ha.getState(entityId))?.state !== "unavailable", {
       timeoutMs: 60_000,
@@ -237,7 +226,7 @@ describe(`MQTT discovery on Home Assistant ${version}`, () => {
     await ha.waitForState(minutes, "unavailable");
     await ha.waitForState("sensor.reward_facts_lea_read_status", "the bridge stopped");
 
-    const again = bridge();
+    const again = await bridge();
     await ha.waitFor(async () => (await ha.getState(minutes))?.state !== "unavailable", {
       timeoutMs: 60_000,
     });
@@ -257,7 +246,7 @@ describe(`MQTT discovery on Home Assistant ${version}`, () => {
   }, 240_000);
 
   it("removes the device of a child who left the household", async () => {
-    const run = bridge();
+    const run = await bridge();
     const noah = `reward_facts_${sim.children.custody.id}`;
     const hasNoah = async () => (await devices()).some((d) => d.identifiers.some(([, id]) => id === noah));
     await ha.waitFor(hasNoah, { timeoutMs: 60_000, description: "Noah's device" });
@@ -281,7 +270,7 @@ describe(`MQTT discovery on Home Assistant ${version}`, () => {
 
   it("says so when the broker refuses the bridge: the status, one log line, a notification; it waits", async () => {
     const wrong = "not-the-password-9f8e";
-    const refused = bridge({ MQTT_PASSWORD: wrong });
+    const refused = await bridge({ MQTT_PASSWORD: wrong });
     await ha.waitFor(async () => (await ha.getState(STATUS_ENTITY_ID))?.state === "broker_refused", {
       timeoutMs: 60_000,
     });
