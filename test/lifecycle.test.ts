@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { ConfigError } from "../src/config/load-config.js";
 import { SinkRefusedError } from "../src/engine/sink.js";
 import { EXIT_CONFIG, EXIT_FAILURE, EXIT_OK, STOP_TIMEOUT_MS } from "../src/exit-codes.js";
-import { type RunVoice, runUntilStopped } from "../src/lifecycle.js";
+import { exitWith, type RunVoice, runUntilStopped } from "../src/lifecycle.js";
 
 // The one way the bridge and the demo run (src/lifecycle.ts): each way a run ends, its exit code,
 // and what it tells, in order. What it runs here is a script of the app's lifecycle (started,
@@ -11,6 +11,7 @@ import { type RunVoice, runUntilStopped } from "../src/lifecycle.js";
 
 afterEach(() => {
   vi.useRealTimers();
+  vi.restoreAllMocks();
 });
 
 /** A runnable whose start and stop end when the test says, and a log of what happened, in order. */
@@ -151,5 +152,40 @@ describe("a run", () => {
     await vi.advanceTimersByTimeAsync(1);
     expect(await s.run).toBe(EXIT_OK);
     expect(s.told).toEqual(["start", "stopping: SIGTERM", "stop", "too slow", "stopped: SIGTERM"]);
+  });
+});
+
+describe("exitWith", () => {
+  /** Hands `run` to exitWith; the exit code it asked for and what it wrote to standard error. */
+  async function exitOf(run: Promise<number>): Promise<{ codes: unknown[]; stderr: string }> {
+    const codes: unknown[] = [];
+    let stderr = "";
+    // Kept, not done: the exit would end the test worker.
+    vi.spyOn(process, "exit").mockImplementation(((code?: number) => {
+      codes.push(code);
+    }) as typeof process.exit);
+    vi.spyOn(process.stderr, "write").mockImplementation((chunk) => {
+      stderr += String(chunk);
+      return true;
+    });
+    exitWith(run, "the bridge");
+    await run.catch(() => undefined);
+    await new Promise((resolve) => setImmediate(resolve));
+    return { codes, stderr };
+  }
+
+  it("exits with the code the run resolves with, saying nothing", async () => {
+    expect(await exitOf(Promise.resolve(EXIT_CONFIG))).toEqual({ codes: [EXIT_CONFIG], stderr: "" });
+  });
+
+  it("makes a run that rejects an unexpected failure: what failed and why on standard error, exit 1", async () => {
+    expect(await exitOf(Promise.reject(new Error("disk on fire")))).toEqual({
+      codes: [EXIT_FAILURE],
+      stderr: "the bridge: disk on fire\n",
+    });
+    expect(await exitOf(Promise.reject("a bare string"))).toEqual({
+      codes: [EXIT_FAILURE],
+      stderr: "the bridge: a bare string\n",
+    });
   });
 });
