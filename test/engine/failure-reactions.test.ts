@@ -13,6 +13,7 @@ import { FollowedChildren } from "../../src/engine/followed-children.js";
 import { Pacing } from "../../src/engine/pacing.js";
 import { RateBudget } from "../../src/engine/rate-budget.js";
 import type { Job } from "../../src/engine/scheduler.js";
+import { MaybeDeliveredError } from "../../src/engine/sink.js";
 import { ApiSimulator } from "../../src/simulator/index.js";
 import { StoreWriteError } from "../../src/store/errors.js";
 import { LogCollector } from "../support/engine-rig.js";
@@ -158,6 +159,39 @@ describe("what the engine does with a failed job", () => {
     expect(reactions.tokenInvalid).toBe(false);
     expect(logs.matching(/token works again/)).toHaveLength(1);
     expect(logs.raw.join("\n")).not.toContain(sim.tokens.household);
+  });
+
+  it("sends a fact left without an answer again as soon as the sink is back, quietly: no error of the bridge's", async () => {
+    const [track] = children.followed();
+    if (!track) throw new Error("no child");
+    const now = Date.now();
+    track.eventsDue = now + 10 * MINUTE;
+    const logged = logs.lines.length;
+    const events: Job = { kind: "events", due: now, track };
+    await reactions.failed(new MaybeDeliveredError("the link dropped before the answer"), events, now);
+    expect(track.eventsDue).toBe(now);
+    expect(track.sinkRefusedIn.size).toBe(0);
+    expect(reactions.lastError).toBeNull();
+    expect(logs.lines.slice(logged)).toEqual([]);
+  });
+
+  it("logs a failure it has no reaction for (a bug) as an error with its stack, naming the job", async () => {
+    const [track] = children.followed();
+    if (!track) throw new Error("no child");
+    const now = Date.now();
+    await reactions.failed(
+      new TypeError("cannot read properties of undefined"),
+      { kind: "today", due: now, track },
+      now,
+    );
+    expect(logs.matching(/unexpected failure in the today job/)).toEqual([
+      expect.objectContaining({
+        level: 50,
+        child: track.child.firstName,
+        err: expect.objectContaining({ stack: expect.stringContaining("TypeError") }),
+      }),
+    ]);
+    expect(reactions.lastError).toBe("cannot read properties of undefined");
   });
 
   it("pauses every request of the token on a 429", async () => {
