@@ -1,3 +1,6 @@
+import { mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../../src/config/load-config.js";
 
@@ -189,6 +192,21 @@ describe("standalone configuration from the environment", () => {
     ]);
   });
 
+  it("reads the minutes-low thresholds as whole numbers, and names the one that is not", () => {
+    expect(
+      loadConfig({ ...good, REWARD_FACTS_MINUTES_LOW_THRESHOLDS: " 15, 5 " }).options.minutes_low_thresholds,
+    ).toEqual([15, 5]);
+    expect(problemsOf({ ...good, REWARD_FACTS_MINUTES_LOW_THRESHOLDS: "15,soon" })).toEqual([
+      "REWARD_FACTS_MINUTES_LOW_THRESHOLDS[1]: must be a whole number",
+    ]);
+  });
+
+  it("refuses an MQTT_URL that is no URL at all with the broker's one line", () => {
+    expect(problemsOf({ ...good, HA_URL: "http://ha:8123", HA_TOKEN: "x", MQTT_URL: "::" })).toEqual([
+      "MQTT_URL: must be an mqtt:// or mqtts:// URL with a host, e.g. mqtt://192.168.1.10:1883",
+    ]);
+  });
+
   it("lists every problem at once, one line each, and never shows the token", () => {
     const badToken = "not_a_token_but_secret_looking_123";
     const problems = problemsOf({
@@ -230,6 +248,17 @@ describe("add-on configuration from options.json", () => {
       url: "http://supervisor",
       token: "supervisor-token",
     });
+  });
+
+  it("reads options.json from the file the Supervisor wrote", async () => {
+    const file = join(await mkdtemp(join(tmpdir(), "rf-options-")), "options.json");
+    await writeFile(
+      file,
+      JSON.stringify({ api_token: TOKEN, api_base_url: "https://api.example.com/v1", children: ["Léa"] }),
+    );
+    const config = loadConfig({ ...addonEnv, REWARD_FACTS_OPTIONS_FILE: file });
+    expect(config.options).toMatchObject({ api_token: TOKEN, children: ["Léa"] });
+    expect(config.mode).toBe("addon");
   });
 
   it("names the add-on options in its problems", () => {
