@@ -32,8 +32,11 @@ describe("SIGTERM", () => {
     await waitFor(() => bridge.text().includes(fact.at), { timeoutMs: 20_000 });
     // The next requests hang: SIGTERM comes while one is in flight.
     sim.failNext(100, { kind: "slow", delayMs: 60_000 });
-    // The events poll comes within 11 s (10 s ± 10 %) and then hangs.
-    await new Promise((resolve) => setTimeout(resolve, 11_500));
+    // The next poll comes within 11 s (10 s ± 10 %) and hangs: the simulator logs it as it arrives.
+    await waitFor(() => sim.requests.some((r) => r.fault === "slow"), {
+      timeoutMs: 20_000,
+      description: "a request held by the simulator",
+    });
 
     const sent = Date.now();
     expect(await bridge.stop()).toBe(0);

@@ -6,12 +6,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiSimulator } from "../../src/simulator/index.js";
 import { BridgeProcess } from "../support/bridge-process.js";
 import { busiestMinute } from "../support/busiest-minute.js";
+import { waitFor } from "../support/wait-for.js";
 
 // A bridge in a crash loop (killed and started again 5 times within a minute) keeps to the API's
 // 30 requests a minute: the budget's window is kept in the data directory, not in the process.
 
 const RESTARTS = 5;
 const BUDGET = 28;
+/** A start's first round: the children's list, then each of the three children's journal and day. */
+const FIRST_ROUND = 7;
 
 let sim: ApiSimulator;
 beforeAll(async () => {
@@ -31,19 +34,32 @@ describe("restarts and the rate budget", () => {
       REWARD_FACTS_TODAY_INTERVAL_SECONDS: "15",
       REWARD_FACTS_DATA_DIR: join(await mkdtemp(join(tmpdir(), "rf-restarts-")), "data"),
     };
-    const started = Date.now();
     const runs: BridgeProcess[] = [];
+    const servedCount = () => sim.requests.filter((r) => r.token === "household").length;
     for (let i = 0; i < RESTARTS; i++) {
+      const before = servedCount();
       const run = new BridgeProcess(env).start();
       runs.push(run);
-      // Long enough for a start's first round (discovery, then each child's journal and today).
-      await sleep(9_000);
+      // Killed once its first round is in (the children's list, then each child's journal and day:
+      // 7 requests), or once the budget holds it back (nothing more for 2 s), and at most after 9 s.
+      const deadline = Date.now() + 9_000;
+      let last = { count: before, at: Date.now() };
+      await waitFor(
+        () => {
+          const count = servedCount();
+          if (count !== last.count) last = { count, at: Date.now() };
+          const heldBack = count > before && Date.now() - last.at >= 2_000;
+          return count - before >= FIRST_ROUND || heldBack || Date.now() >= deadline;
+        },
+        { timeoutMs: 10_000, intervalMs: 50 },
+      );
       await run.kill();
     }
     const last = new BridgeProcess(env).start();
     runs.push(last);
-    // Past the minute the restarts took, and a full window more.
-    await sleep(Math.max(0, started + 105_000 - Date.now()));
+    // Every 60 s window holding a request of the loop ends within a minute of the last run's start:
+    // watched whole, with the last run polling at its budget meanwhile.
+    await sleep(65_000);
     expect(await last.stop()).toBe(0);
 
     const served = sim.requests.filter((r) => r.token === "household");
