@@ -98,6 +98,27 @@ describe("LiveViewSink, not on a terminal", () => {
   });
 });
 
+describe("LiveViewSink, not on a terminal, a child's day", () => {
+  it("is the console sink's line, once per change, in no time zone of the sink's own", async () => {
+    const output = capture(false);
+    sink = new LiveViewSink({
+      output,
+      errorOutput: capture(false),
+      interactive: false,
+      header: [],
+      timeZone: "Europe/Paris",
+      now: () => NOW,
+    });
+    sink.start();
+    await sink.publishToday(lea, { date: "2026-01-15", isMyDay: false });
+    await sink.publishToday(lea, { date: "2026-01-15", isMyDay: false });
+
+    expect(output.text()).toBe("Léa: the other household's day (0 min)\n");
+    // The bridge's zone comes from Home Assistant or TZ, never from a screen.
+    expect(sink.timeZone()).toBeUndefined();
+  });
+});
+
 describe("LiveViewSink, on a terminal", () => {
   it("redraws the table in place, with log lines printed above it", async () => {
     const output = capture(true);
@@ -129,5 +150,55 @@ describe("LiveViewSink, on a terminal", () => {
     expect(text).toContain("Bridge: ok · 17/28 requests in the last minute · on cadence");
     expect(output.text()).toContain("\u001B[");
     expect(errors.text()).toBe("");
+  });
+
+  it("shows a child's day in her row, a child it was not told of yet included", async () => {
+    const output = capture(true);
+    sink = new LiveViewSink({
+      output,
+      errorOutput: capture(false),
+      interactive: true,
+      header: [],
+      timeZone: "Europe/Paris",
+      now: () => NOW,
+    });
+    sink.start();
+    await sink.setChildren([lea]);
+    await sink.publishToday(noah, {
+      date: "2026-01-15",
+      isMyDay: true,
+      period: "school",
+      points: 5,
+      maxPoints: 8,
+      minutesUnlocked: 30,
+      minutesConsumed: 12,
+      minutesRemaining: 18,
+      consumableToday: true,
+      mandatoryOk: true,
+      perfect: false,
+      frozen: false,
+      joker: false,
+      nextTier: null,
+      behaviors: [],
+      session: null,
+      streakDays: 2,
+    });
+    await nextTurn();
+    sink.close();
+    sink = undefined;
+
+    const rows = plainText(output.text()).split("\n");
+    const noahRow = rows.findLast((line) => line.startsWith("│ Noah "));
+    expect(noahRow?.split("│").map((cell) => cell.trim())).toEqual([
+      "",
+      "Noah",
+      "18",
+      "5/8",
+      "2 d",
+      "—",
+      "yes",
+      "",
+    ]);
+    expect(rows.some((line) => line.startsWith("│ Léa "))).toBe(true);
   });
 });
