@@ -2,7 +2,7 @@ import diagnostics from "node:diagnostics_channel";
 import { createServer } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { RewardFactsClient } from "../../src/api/client.js";
+import { ClientOptionsError, type RewardFactsClient } from "../../src/api/client.js";
 import {
   type ApiError,
   BodyTooLargeError,
@@ -237,6 +237,15 @@ describe("server failures and unreadable answers", () => {
     await impatient.close();
   });
 
+  it("turns a status the spec does not name into an UnexpectedStatusError with the service's words", async () => {
+    sim.failNext(1, { kind: "status", status: 418, body: { error: "I'm a teapot" } });
+    const error = await rejection(client.listChildren(), UnexpectedStatusError);
+    expect(error).toMatchObject({
+      status: 418,
+      message: "unexpected status 418: I'm a teapot (GET /children)",
+    });
+  });
+
   it("does not follow a redirect, so the token goes nowhere else", async () => {
     sim.failNext(1, { kind: "status", status: 302, headers: { location: `${sim.legacyUrl}/children` } });
     const error = await rejection(client.listChildren(), UnexpectedStatusError);
@@ -432,6 +441,34 @@ describe("legacy base URL", () => {
     const error = await rejection(alone.listChildren(), NetworkError);
     expect(error.code).toBe("ECONNREFUSED");
     await alone.close();
+  });
+});
+
+describe("the client's options", () => {
+  it("refuses a token or a base URL that cannot be right before any request, naming what is wrong", () => {
+    const made = (options: Partial<ConstructorParameters<typeof RewardFactsClient>[0]>) => {
+      try {
+        newClient(sim, logger, options);
+      } catch (error) {
+        collectedErrors.push(error);
+        return error;
+      }
+      throw new Error("the client was made");
+    };
+    const cases: Array<[Partial<ConstructorParameters<typeof RewardFactsClient>[0]>, string]> = [
+      [{ token: "rf_api_with a space" }, "API token must not contain spaces"],
+      [
+        { baseUrl: "http://api.example.com/v1" },
+        "API base URL must use https (http only on a loopback address)",
+      ],
+      [{ legacyBaseUrl: "https://user:pw@api.example.com/v1" }, "API base URL must not contain credentials"],
+    ];
+    for (const [options, message] of cases) {
+      const error = made(options);
+      expect(error).toBeInstanceOf(ClientOptionsError);
+      expect(error).toMatchObject({ name: "ClientOptionsError", message });
+    }
+    expect(sim.requests).toEqual([]);
   });
 });
 
