@@ -8,6 +8,15 @@ describe("sleep", () => {
     vi.useRealTimers();
   });
 
+  it("rejects at once with the reason of a signal already aborted, arming no timer", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    const stop = new AbortController();
+    const reason = new Error("stopped before the wait");
+    stop.abort(reason);
+    await expect(sleep(60_000, stop.signal)).rejects.toBe(reason);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
   it("holds a wait to what Node's timers hold", () => {
     expect(timerDelay(5_000)).toBe(5_000);
     expect(timerDelay(-5)).toBe(0);
