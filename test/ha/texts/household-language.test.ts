@@ -1,6 +1,3 @@
-import { mkdtemp } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { childEntityId, STATUS_ENTITY_ID } from "../../../src/ha/entity-names.js";
@@ -11,7 +8,6 @@ import {
   type FrontendTokens,
   type HomeAssistantInstance,
   launchChromium,
-  type MqttRig,
   openFrontend,
   screenshot,
   signInTestUser,
@@ -19,8 +15,9 @@ import {
   testedHomeAssistantVersion,
   visibleTexts,
 } from "../../lab/index.js";
-import { BridgeProcess } from "../../support/bridge-process.js";
+import type { BridgeProcess } from "../../support/bridge-process.js";
 import { latestAfternoon } from "../../support/household-days.js";
+import { suiteOnRig } from "../../support/lab-bridges.js";
 
 // The household's language is Home Assistant's own (Settings → System → General): set to French,
 // what the bridge writes reads French (the device page's names, the status, a child's reason, the
@@ -31,7 +28,7 @@ import { latestAfternoon } from "../../support/household-days.js";
 const version = testedHomeAssistantVersion();
 const clock = new ManualClock(Date.now());
 
-let rig: MqttRig;
+const lab = suiteOnRig(() => startMqttRig(version, { clock }));
 let ha: HomeAssistantInstance;
 let sim: ApiSimulator;
 let bridge: BridgeProcess;
@@ -58,8 +55,7 @@ const dashboardTitle = async () =>
   )?.title;
 
 beforeAll(async () => {
-  rig = await startMqttRig(version, { clock });
-  ({ ha, sim } = rig);
+  ({ ha, sim } = lab.rig);
   // An afternoon with Léa at home, values to show and no session running.
   const lea = sim.children.ordinary;
   clock.set(
@@ -70,21 +66,16 @@ beforeAll(async () => {
     }),
   );
   await setLanguage("fr");
-  bridge = new BridgeProcess({
-    ...rig.bridgeEnv,
-    REWARD_FACTS_TODAY_INTERVAL_SECONDS: "15",
-    REWARD_FACTS_CHILDREN: `${sim.children.ordinary.id},${sim.children.unsynced.id}`,
-    REWARD_FACTS_DATA_DIR: await mkdtemp(join(tmpdir(), "rf-language-")),
-    REWARD_FACTS_PUBLISH: "mqtt",
-    REWARD_FACTS_DASHBOARD: "true",
-  }).start();
+  bridge = await lab.start({
+    children: [sim.children.ordinary.id, sim.children.unsynced.id],
+    publish: "mqtt",
+    env: { REWARD_FACTS_DASHBOARD: "true" },
+  });
   [browser, tokens] = await Promise.all([launchChromium(), signInTestUser(ha)]);
-}, 900_000);
+});
 
 afterAll(async () => {
   await browser?.close();
-  await bridge?.stop();
-  await rig?.stop();
 });
 
 const waitUntil = async <T>(
