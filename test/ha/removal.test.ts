@@ -3,18 +3,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { connectAsync } from "mqtt";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config/load-config.js";
 import { childEntityId, STATUS_ENTITY_ID } from "../../src/ha/entity-names.js";
 import { createLogger } from "../../src/log/logger.js";
 import { runRemoval } from "../../src/run-removal.js";
-import {
-  type HomeAssistantInstance,
-  type MqttRig,
-  startMqttRig,
-  testedHomeAssistantVersion,
-} from "../lab/index.js";
-import { BridgeProcess, bridgeFromSources } from "../support/bridge-process.js";
+import { type HomeAssistantInstance, startMqttRig, testedHomeAssistantVersion } from "../lab/index.js";
+import { suiteOnRig } from "../support/lab-bridges.js";
 
 // The removal step before uninstalling (`npm start -- --remove`, the add-on's
 // remove_from_home_assistant), run as users run it: the real bridge's process, against a real
@@ -24,34 +19,12 @@ import { BridgeProcess, bridgeFromSources } from "../support/bridge-process.js";
 
 const version = testedHomeAssistantVersion();
 
-let rig: MqttRig;
+const lab = suiteOnRig(() => startMqttRig(version));
 let ha: HomeAssistantInstance;
-const runs: BridgeProcess[] = [];
 
-beforeAll(async () => {
-  rig = await startMqttRig(version);
-  ha = rig.ha;
-}, 900_000);
-
-afterAll(async () => {
-  for (const run of runs) await run.kill();
-  await rig?.stop();
+beforeAll(() => {
+  ha = lab.rig.ha;
 });
-
-async function bridge(extra: Record<string, string>, args: string[] = []): Promise<BridgeProcess> {
-  const run = new BridgeProcess(
-    {
-      ...rig.bridgeEnv,
-      REWARD_FACTS_EVENTS_INTERVAL_SECONDS: "10",
-      REWARD_FACTS_TODAY_INTERVAL_SECONDS: "15",
-      REWARD_FACTS_DATA_DIR: await mkdtemp(join(tmpdir(), "rf-removal-")),
-      ...extra,
-    },
-    { command: bridgeFromSources.command, args: [...bridgeFromSources.args, ...args] },
-  ).start();
-  runs.push(run);
-  return run;
-}
 
 /** The removal step in this process, with the bridge's configuration from `env`; its log as text. */
 async function removeInProcess(env: Record<string, string>): Promise<{ code: number; text: () => string }> {
@@ -63,7 +36,7 @@ async function removeInProcess(env: Record<string, string>): Promise<{ code: num
       callback();
     },
   });
-  const secrets = [config.options.api_token, config.homeAssistant?.token ?? "", rig.user.password];
+  const secrets = [config.options.api_token, config.homeAssistant?.token ?? "", lab.rig.user.password];
   const logger = createLogger({ level: "info", destination, secrets });
   const code = await runRemoval(config, logger, AbortSignal.timeout(240_000));
   return { code, text: () => lines.join("") };
@@ -71,7 +44,10 @@ async function removeInProcess(env: Record<string, string>): Promise<{ code: num
 
 /** Every retained message on the broker, as another client reads it. */
 async function retained(): Promise<Map<string, string>> {
-  const reader = await connectAsync(rig.broker.url, { ...rig.user, clientId: `reader-${Date.now()}` });
+  const reader = await connectAsync(lab.rig.broker.url, {
+    ...lab.rig.user,
+    clientId: `reader-${Date.now()}`,
+  });
   const found = new Map<string, string>();
   try {
     reader.on("message", (topic, payload, packet) => {
@@ -86,7 +62,10 @@ async function retained(): Promise<Map<string, string>> {
 }
 
 async function publishRetained(topic: string, payload: string): Promise<void> {
-  const writer = await connectAsync(rig.broker.url, { ...rig.user, clientId: `writer-${Date.now()}` });
+  const writer = await connectAsync(lab.rig.broker.url, {
+    ...lab.rig.user,
+    clientId: `writer-${Date.now()}`,
+  });
   await writer.publishAsync(topic, payload, { qos: 1, retain: true });
   await writer.endAsync();
 }
@@ -134,7 +113,7 @@ async function everything(): Promise<Everything> {
 
 describe(`the removal step on Home Assistant ${version}`, () => {
   it("removes everything a bridge made in MQTT mode and leaves the rest", async () => {
-    const run = await bridge({ REWARD_FACTS_PUBLISH: "mqtt", REWARD_FACTS_DASHBOARD: "true" });
+    const run = await lab.start({ publish: "mqtt", env: { REWARD_FACTS_DASHBOARD: "true" } });
     await ha.waitFor(
       async () => {
         const now = await everything();
@@ -183,7 +162,7 @@ describe(`the removal step on Home Assistant ${version}`, () => {
     // configuration (the REST case below runs the process itself): what it does is then counted
     // by the suite's coverage, which does not see into child processes.
     const removal = await removeInProcess({
-      ...rig.bridgeEnv,
+      ...lab.rig.bridgeEnv,
       REWARD_FACTS_PUBLISH: "mqtt",
       REWARD_FACTS_DATA_DIR: await mkdtemp(join(tmpdir(), "rf-removal-")),
     });
@@ -210,12 +189,12 @@ describe(`the removal step on Home Assistant ${version}`, () => {
     // The removal's link to Home Assistant publishes nothing, and its log does not say it does.
     expect(log).toContain("removing everything the bridge made");
     expect(log).not.toContain("publishing");
-    expect(log).not.toContain(rig.user.password);
+    expect(log).not.toContain(lab.rig.user.password);
     await ha.api("DELETE", "/api/states/sensor.reward_facts_demo_lea_points");
   }, 300_000);
 
   it("removes the states a bridge wrote in REST mode, with the API unreachable", async () => {
-    const run = await bridge({ REWARD_FACTS_PUBLISH: "rest" });
+    const run = await lab.start({ publish: "rest" });
     await ha.waitForState(childEntityId("lea", "minutes_remaining"), (s) => s.state !== "unavailable", {
       timeoutMs: 90_000,
     });
@@ -223,10 +202,9 @@ describe(`the removal step on Home Assistant ${version}`, () => {
     await run.kill();
     expect((await everything()).states).toContain(STATUS_ENTITY_ID);
 
-    const removal = await bridge({
-      REWARD_FACTS_PUBLISH: "rest",
-      REWARD_FACTS_API_BASE_URL: "http://127.0.0.1:9/v1",
-      REWARD_FACTS_REMOVE: "true",
+    const removal = await lab.start({
+      publish: "rest",
+      env: { REWARD_FACTS_API_BASE_URL: "http://127.0.0.1:9/v1", REWARD_FACTS_REMOVE: "true" },
     });
     expect(await removal.exited()).toBe(0);
     const after = await everything();
