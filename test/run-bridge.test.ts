@@ -151,6 +151,35 @@ describe("runBridge", () => {
     expect(output.out()).not.toMatch(/after_claim/);
   });
 
+  it("polls at the tests' pace when they set it, an unchanged status published again too (the lab's suites stand on it)", async () => {
+    captureOutput();
+    // A simulator that allows the pace, and a budget told so.
+    const fast = await ApiSimulator.start({ activity: false, rateLimitPerMinute: 600 });
+    try {
+      const sink = new RecordingSink();
+      const child = fast.children.ordinary;
+      const reads = (what: string) =>
+        fast.requests.filter((r) => r.path.startsWith(`/children/${child.id}/${what}`));
+      const env = await bridgeEnv({
+        REWARD_FACTS_API_TOKEN: fast.tokens.household,
+        REWARD_FACTS_API_BASE_URL: fast.url,
+        REWARD_FACTS_CHILDREN: child.firstName,
+        REWARD_FACTS_TEST_INTERVALS_MS: "200,300,400",
+        REWARD_FACTS_TEST_API_LIMIT: "600",
+      });
+      const run = runBridge(env, { sink });
+      // At the options' shortest (10 s and 15 s) this would take half a minute and more.
+      await waitFor(() => reads("events").length >= 3 && reads("today").length >= 3, { timeoutMs: 20_000 });
+      await waitFor(() => sink.statuses.filter((status) => status.state === "ok").length >= 3, {
+        timeoutMs: 20_000,
+      });
+      process.emit("SIGTERM", "SIGTERM");
+      expect(await run).toBe(EXIT_OK);
+    } finally {
+      await fast.stop();
+    }
+  });
+
   it("refused by its sink at start (a token it will not take): the reason logged as an error, exit 2", async () => {
     const output = captureOutput();
     class RefusingSink extends RecordingSink {
