@@ -1,16 +1,9 @@
-import { mkdtemp } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { connectAsync } from "mqtt";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { STATUS_ENTITY_ID } from "../../src/ha/entity-names.js";
-import {
-  type HomeAssistantInstance,
-  type MqttRig,
-  startMqttRig,
-  testedHomeAssistantVersion,
-} from "../lab/index.js";
-import { BridgeProcess } from "../support/bridge-process.js";
+import { type HomeAssistantInstance, startMqttRig, testedHomeAssistantVersion } from "../lab/index.js";
+import type { BridgeProcess } from "../support/bridge-process.js";
+import { suiteOnRig } from "../support/lab-bridges.js";
 import { waitFor } from "../support/wait-for.js";
 
 // One bridge per household, with the real bridge's processes against a real Home Assistant and a
@@ -24,37 +17,23 @@ const version = testedHomeAssistantVersion();
 const BEAT_S = 2;
 const REFUSAL = /another Reward Facts bridge already publishes to this Home Assistant/;
 
-let rig: MqttRig;
+const lab = suiteOnRig(() => startMqttRig(version));
 let ha: HomeAssistantInstance;
-const runs: BridgeProcess[] = [];
 
-beforeAll(async () => {
-  rig = await startMqttRig(version);
-  ha = rig.ha;
-}, 900_000);
-
-afterAll(async () => {
-  for (const run of runs) await run.kill();
-  await rig?.stop();
+beforeAll(() => {
+  ha = lab.rig.ha;
 });
 
-function bridge(dataDir: string, extra: Record<string, string> = {}): BridgeProcess {
-  const run = new BridgeProcess({
-    ...rig.bridgeEnv,
-    REWARD_FACTS_EVENTS_INTERVAL_SECONDS: "10",
-    REWARD_FACTS_TODAY_INTERVAL_SECONDS: "15",
-    REWARD_FACTS_PUBLISH: "mqtt",
-    REWARD_FACTS_DATA_DIR: dataDir,
-    REWARD_FACTS_TEST_LEASE_SECONDS: String(BEAT_S),
-    ...extra,
-  }).start();
-  runs.push(run);
-  return run;
-}
+/** A bridge in MQTT mode on a data directory of its own, its lease beating every BEAT_S. */
+const bridge = (env: Record<string, string> = {}): Promise<BridgeProcess> =>
+  lab.start({ publish: "mqtt", env: { REWARD_FACTS_TEST_LEASE_SECONDS: String(BEAT_S), ...env } });
 
 /** Retained topics on the broker, as another client reads them. */
 async function retainedTopics(): Promise<string[]> {
-  const reader = await connectAsync(rig.broker.url, { ...rig.user, clientId: `reader-${Date.now()}` });
+  const reader = await connectAsync(lab.rig.broker.url, {
+    ...lab.rig.user,
+    clientId: `reader-${Date.now()}`,
+  });
   const found = new Set<string>();
   try {
     reader.on("message", (topic, _payload, packet) => {
@@ -85,22 +64,20 @@ const polling = (run: BridgeProcess) =>
 
 describe(`one bridge per household, Home Assistant ${version}`, () => {
   it("refuses a second bridge, restarts the first in place, and hands over when the first stops", async () => {
-    const { sim } = rig;
-    const firstDir = await mkdtemp(join(tmpdir(), "rf-first-"));
-    let first = bridge(firstDir);
+    const { sim } = lab.rig;
+    let first = await bridge();
     await ha.waitForState(STATUS_ENTITY_ID, "ok", { timeoutMs: 90_000 });
 
     // Killed, and restarted on its data directory: the same bridge, publishing again at once.
     await first.kill();
-    first = bridge(firstDir);
+    first = lab.again(first);
     await waitFor(() => polling(first) === 1, { timeoutMs: 60_000, description: "the first polls again" });
     expect(first.text()).not.toMatch(REFUSAL);
     await ha.waitForState(STATUS_ENTITY_ID, "ok", { timeoutMs: 60_000 });
 
     const topics = await retainedTopics();
     const entities = await registered();
-    const secondDir = await mkdtemp(join(tmpdir(), "rf-second-"));
-    const second = bridge(secondDir, { REWARD_FACTS_API_TOKEN: sim.tokens.other });
+    const second = await bridge({ REWARD_FACTS_API_TOKEN: sim.tokens.other });
     await waitFor(() => REFUSAL.test(second.text()), { timeoutMs: 60_000, description: "the refusal" });
     await ha.waitFor(async () => (await notificationIds()).includes("reward_facts_another_bridge"), {
       timeoutMs: 10_000,
