@@ -116,6 +116,29 @@ describe("a child without a cursor is judged against the destination's record", 
     },
   );
 
+  it("a record naming the evening's fact, taken after midnight, and nothing since: nothing again, the next fact as news", async () => {
+    // 23:45 in Paris, Home Assistant away: the fact of 23:50 is taken at 00:10, the next day.
+    const r = await rigWithFacts("2026-11-21T22:45:00Z", []);
+    const { ordinary } = r.sim.children;
+    r.sink.setReady(false);
+    await r.time.advance(5 * MINUTE);
+    const evening = r.sim.addEvent(ordinary.id, { type: "cheer_sent", cheer: "bravo" });
+    await r.time.advance(20 * MINUTE);
+    r.sink.setReady(true);
+    await r.time.until(() => r.sink.eventIdsOf(ordinary.id).includes(evening.id), 5 * MINUTE);
+    // The record's day (today) holds no fact yet: its fact is of the day before.
+    await r.restartOnDamagedDataDir();
+    await r.time.advance(3 * MINUTE);
+    const morning = r.sim.addEvent(ordinary.id, { type: "cheer_sent", cheer: "seen" });
+    await r.time.until(() => r.sink.eventIdsOf(ordinary.id).includes(morning.id), 5 * MINUTE);
+    await r.time.advance(3 * MINUTE);
+
+    expect(r.sink.eventIdsOf(ordinary.id)).toEqual([evening.id, morning.id]);
+    expect(r.sink.events.at(-1)?.delivery.uncertain).toBe(false);
+    expect(r.logs.matching(/holds no delivery state/)).toHaveLength(1);
+    expect(r.logs.matching(/facts up to it are not sent again|was not found in the journal/)).toEqual([]);
+  });
+
   it("a destination that cannot read its record: the day's facts go again, every one marked", async () => {
     const r = await rigWithFacts("2026-11-21T15:00:00Z", ["2026-11-21T09:00:00Z", "2026-11-21T10:00:00Z"]);
     const { ordinary } = r.sim.children;
