@@ -1,11 +1,7 @@
-import { mkdtemp } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { childEntityId, childEntityKinds, STATUS_ENTITY_ID } from "../../src/ha/entities.js";
-import { ApiSimulator } from "../../src/simulator/index.js";
-import { type HomeAssistantInstance, startHomeAssistant, testedHomeAssistantVersion } from "../lab/index.js";
-import { BridgeProcess } from "../support/bridge-process.js";
+import { startDeliveryRig, testedHomeAssistantVersion } from "../lab/index.js";
+import { suiteOnRig } from "../support/lab-bridges.js";
 
 const version = testedHomeAssistantVersion();
 
@@ -13,28 +9,13 @@ const version = testedHomeAssistantVersion();
 // Assistant that looks current: the status says `stopped`, every child entity is unavailable with
 // the reason and the time of its last read, so a dashboard of minutes left cannot lie.
 
-let ha: HomeAssistantInstance;
-let sim: ApiSimulator;
-
-beforeAll(async () => {
-  [ha, sim] = await Promise.all([startHomeAssistant({ version }), ApiSimulator.start({ activity: false })]);
-}, 900_000);
-
-afterAll(async () => {
-  await ha?.stop();
-  await sim?.stop();
-});
+// Home Assistant and a simulator with no activity of its own, in REST mode (its event log unused).
+const lab = suiteOnRig(() => startDeliveryRig(version));
 
 describe(`a bridge stopped with SIGTERM, on Home Assistant ${version}`, () => {
   it("leaves the status `stopped` and every child entity unavailable, with when it was last read", async () => {
-    const bridge = new BridgeProcess({
-      REWARD_FACTS_API_TOKEN: sim.tokens.household,
-      REWARD_FACTS_API_BASE_URL: sim.url,
-      REWARD_FACTS_CHILDREN: sim.children.ordinary.id,
-      REWARD_FACTS_DATA_DIR: join(await mkdtemp(join(tmpdir(), "rf-stopped-")), "data"),
-      HA_URL: ha.url,
-      HA_TOKEN: ha.token,
-    }).start();
+    const { ha, sim } = lab.rig;
+    const bridge = await lab.start({ children: [sim.children.ordinary.id] });
     const minutes = childEntityId("lea", "minutes_remaining");
     const running = await ha.waitFor(
       async () => {
