@@ -1,6 +1,3 @@
-import { mkdtemp } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { childEntityId } from "../../../src/ha/entity-names.js";
@@ -9,7 +6,6 @@ import {
   type FrontendTokens,
   type HomeAssistantInstance,
   launchChromium,
-  type MqttRig,
   openFrontend,
   screenshot,
   signInTestUser,
@@ -17,8 +13,8 @@ import {
   testedHomeAssistantVersion,
   visibleTexts,
 } from "../../lab/index.js";
-import { BridgeProcess } from "../../support/bridge-process.js";
 import { latestAfternoon } from "../../support/household-days.js";
+import { suiteOnRig } from "../../support/lab-bridges.js";
 
 // A child's device page in Home Assistant (Settings → Devices), as the bridge makes it in MQTT
 // mode through a real Mosquitto: what a parent opens to find a child's entities and to build an
@@ -28,16 +24,14 @@ import { latestAfternoon } from "../../support/household-days.js";
 const version = testedHomeAssistantVersion();
 const clock = new ManualClock(Date.now());
 
-let rig: MqttRig;
+const lab = suiteOnRig(() => startMqttRig(version, { clock }));
 let ha: HomeAssistantInstance;
 let sim: ApiSimulator;
-let bridge: BridgeProcess;
 let browser: Browser;
 let tokens: FrontendTokens;
 
 beforeAll(async () => {
-  rig = await startMqttRig(version, { clock });
-  ({ ha, sim } = rig);
+  ({ ha, sim } = lab.rig);
   // An afternoon: the day's behaviours settled, points and minutes to show, and no planned session
   // running (its end would read from the browser's real clock, "a day ago").
   const lea = sim.children.ordinary;
@@ -48,21 +42,12 @@ beforeAll(async () => {
       return today.isMyDay && today.session?.running !== true;
     }),
   );
-  bridge = new BridgeProcess({
-    ...rig.bridgeEnv,
-    REWARD_FACTS_EVENTS_INTERVAL_SECONDS: "10",
-    REWARD_FACTS_TODAY_INTERVAL_SECONDS: "15",
-    REWARD_FACTS_CHILDREN: sim.children.ordinary.id,
-    REWARD_FACTS_DATA_DIR: await mkdtemp(join(tmpdir(), "rf-device-page-")),
-    REWARD_FACTS_PUBLISH: "mqtt",
-  }).start();
+  await lab.start({ children: [lea.id], publish: "mqtt" });
   [browser, tokens] = await Promise.all([launchChromium(), signInTestUser(ha)]);
-}, 900_000);
+});
 
 afterAll(async () => {
   await browser?.close();
-  await bridge?.stop();
-  await rig?.stop();
 });
 
 describe(`a child's device page in MQTT mode, Home Assistant ${version}`, () => {
