@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { EngineStatus } from "../src/engine/sink.js";
 import { SinkRefusedError } from "../src/engine/sink.js";
-import { EXIT_CONFIG, EXIT_FAILURE, EXIT_OK } from "../src/exit-codes.js";
+import { EXIT_CONFIG, EXIT_FAILURE, EXIT_OK, STOP_TIMEOUT_MS } from "../src/exit-codes.js";
 import { runBridge } from "../src/run-bridge.js";
 import { ApiSimulator } from "../src/simulator/index.js";
 import { STORE_FILE_NAME } from "../src/store/index.js";
@@ -223,6 +223,34 @@ describe("runBridge", () => {
     expect(await run).toBe(EXIT_OK);
     await waitFor(() => output.out().includes("stopping: the publisher failed"));
   });
+  it("whose stop outlasts the Supervisor's patience: says so, and exits 0 without waiting more", async () => {
+    const output = captureOutput();
+    let release: () => void = () => undefined;
+    class HangingSink extends RecordingSink {
+      override close(): Promise<void> {
+        return new Promise((resolve) => {
+          release = resolve;
+        });
+      }
+    }
+    const sink = new HangingSink();
+    const run = runBridge(await bridgeEnv(), { sink });
+    await waitFor(() => sink.lastStatus()?.state === "ok", { timeoutMs: 20_000 });
+    // The Supervisor's five seconds on the fake clock; the bridge's I/O stays real.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      process.emit("SIGTERM", "SIGTERM");
+      // Said just before the stop and its timer begin.
+      await waitFor(() => /INFO: stopping/.test(output.out()));
+      await vi.advanceTimersByTimeAsync(STOP_TIMEOUT_MS);
+      expect(await run).toBe(EXIT_OK);
+    } finally {
+      vi.useRealTimers();
+      release();
+    }
+    await waitFor(() => output.out().includes("WARN: stop took too long; exiting anyway"));
+  });
+
   it("rejects with what an unexpected start failure threw, for main to report, once stopped", async () => {
     captureOutput();
     class BrokenSink extends RecordingSink {
