@@ -1,6 +1,3 @@
-import { mkdtemp } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Child, TodayPayload } from "../../../src/api/schemas.js";
@@ -10,7 +7,7 @@ import { childEntityId } from "../../../src/ha/entity-names.js";
 import { en } from "../../../src/ha/texts/en.js";
 import { fr } from "../../../src/ha/texts/fr.js";
 import { fill, type Texts } from "../../../src/ha/texts/texts.js";
-import { ApiSimulator, ManualClock } from "../../../src/simulator/index.js";
+import { type ApiSimulator, ManualClock } from "../../../src/simulator/index.js";
 import {
   type FrontendTokens,
   HOME_ASSISTANT_SETUP_TIMEOUT_MS,
@@ -19,11 +16,13 @@ import {
   screenshot,
   signInTestUser,
   startHomeAssistant,
+  startRigSimulator,
   testedHomeAssistantVersion,
   visibleTexts,
 } from "../../lab/index.js";
-import { BridgeProcess } from "../../support/bridge-process.js";
+import type { BridgeProcess } from "../../support/bridge-process.js";
 import { latestAfternoon, nextAfternoon } from "../../support/household-days.js";
+import { LabBridges } from "../../support/lab-bridges.js";
 import {
   childSections,
   childViewPath,
@@ -79,6 +78,16 @@ const SCREEN_TIME: Record<string, readonly number[]> = {
 
 let ha: HomeAssistantInstance;
 let sim: ApiSimulator;
+/** No rig: Home Assistant with the recorder the week's chart needs, and the scenes' simulator; REST. */
+const bridges = new LabBridges(() => ({
+  sim,
+  bridgeEnv: {
+    REWARD_FACTS_API_TOKEN: sim.tokens.household,
+    REWARD_FACTS_API_BASE_URL: sim.url,
+    HA_URL: ha.url,
+    HA_TOKEN: ha.token,
+  },
+}));
 let bridge: BridgeProcess;
 let browser: Browser;
 let tokens: FrontendTokens;
@@ -237,7 +246,7 @@ async function weekDrawn(page: Page, children: readonly Child[], shown = names()
 beforeAll(async () => {
   [ha, sim] = await Promise.all([
     startHomeAssistant({ version, extraConfig: RECORDER }),
-    ApiSimulator.start({ clock }),
+    startRigSimulator({ clock }),
   ]);
   ({ ordinary: lea, custody: noah, unsynced: ines } = sim.children);
   for (const [slug, minutes] of Object.entries(SCREEN_TIME))
@@ -248,17 +257,7 @@ beforeAll(async () => {
   // The ordinary day: every child at home with its rules, at the latest afternoon that has it.
   sim.syncRules(ines.id);
   clock.set(latestAfternoon(sim, Date.now(), (at) => quietAt(at, true)));
-  bridge = new BridgeProcess({
-    REWARD_FACTS_API_TOKEN: sim.tokens.household,
-    REWARD_FACTS_API_BASE_URL: sim.url,
-    REWARD_FACTS_EVENTS_INTERVAL_SECONDS: "10",
-    REWARD_FACTS_TODAY_INTERVAL_SECONDS: "15",
-    REWARD_FACTS_DATA_DIR: await mkdtemp(join(tmpdir(), "rf-browser-")),
-    REWARD_FACTS_PUBLISH: "rest",
-    REWARD_FACTS_DASHBOARD: "true",
-    HA_URL: ha.url,
-    HA_TOKEN: ha.token,
-  }).start();
+  bridge = await bridges.start({ publish: "rest", env: { REWARD_FACTS_DASHBOARD: "true" } });
   [browser, tokens] = await Promise.all([launchChromium(), signInTestUser(ha)]);
   await ha.waitFor(
     async () =>
@@ -272,7 +271,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await bridge?.stop();
+  await bridges.killAll();
   await ha?.stop();
   await sim?.stop();
 });
