@@ -21,6 +21,7 @@ import {
 import { parseHaYaml, stringifyHaYaml } from "../support/blueprint-yaml.js";
 import { sampleToday } from "../support/facts.js";
 import { freeLoopbackPort } from "../support/free-port.js";
+import { suiteOnRig } from "../support/lab-bridges.js";
 import { readsOnlyPre2024_10Syntax, toPre2024_10Syntax } from "../support/pre-2024-10-syntax.js";
 import { readText, repoRoot } from "./supervisor-rules.js";
 
@@ -79,6 +80,9 @@ template:
 `,
 };
 
+const lab = suiteOnRig(() =>
+  startMqttRig(version, { activity: false }, { extraConfig: lampConfig[version] }),
+);
 let rig: MqttRig;
 let mqtt: MqttClient;
 let server: Server;
@@ -167,7 +171,7 @@ function automationsFor(deviceId: string, paths: Record<"en" | "fr", (file: stri
 }
 
 beforeAll(async () => {
-  rig = await startMqttRig(version, { activity: false }, { extraConfig: lampConfig[version] });
+  rig = lab.rig;
   mqtt = await connectAsync(rig.broker.url, { username: rig.user.username, password: rig.user.password });
   await mqtt.publishAsync(bridgeOnline.topic, bridgeOnline.payload, { retain: true });
   for (const message of bridgeDiscovery(context()))
@@ -261,13 +265,12 @@ beforeAll(async () => {
     stringifyHaYaml([...automationsFor(leaDevice, paths), ...examples]),
   );
   await rig.ha.callService("automation", "reload");
-}, 900_000);
+});
 
 afterAll(async () => {
   for (const recorder of Object.values(recorders)) await recorder.close();
   await mqtt?.endAsync();
   server?.close();
-  await rig?.stop();
 });
 
 describe(`the blueprints with a child's device picked, Home Assistant ${version}`, () => {
