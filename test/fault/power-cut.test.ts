@@ -1,14 +1,11 @@
 import { mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ApiSimulator } from "../../src/simulator/index.js";
+import { describe, expect, it } from "vitest";
 import { DELIVERED_LOG_FILE } from "../../src/store/delivered-log.js";
 import { RECENT_DELIVERY_LOG_FILE } from "../../src/store/recent-delivery-log.js";
 import {
-  type DeliveryRig,
   ensureStrace,
-  type HomeAssistantInstance,
   loggedEventIds,
   parseSyscallTrace,
   startDeliveryRig,
@@ -16,7 +13,8 @@ import {
   type TracedCall,
   underStrace,
 } from "../lab/index.js";
-import { BridgeProcess, bridgeFromSources } from "../support/bridge-process.js";
+import { bridgeFromSources } from "../support/bridge-process.js";
+import { suiteOnRig } from "../support/lab-bridges.js";
 
 // A power cut keeps of a file what was forced to disk (fsync, fdatasync) before it, and of a rename
 // only what its folder's fsync made final. The bridge's delivery notes must be there before anything
@@ -25,20 +23,9 @@ import { BridgeProcess, bridgeFromSources } from "../support/bridge-process.js";
 // So the real bridge delivers to a real Home Assistant under strace, and the order of its calls to
 // the kernel is checked: no byte goes out on a socket while a note is only in memory.
 
-let rig: DeliveryRig | undefined;
-let ha: HomeAssistantInstance;
-let sim: ApiSimulator;
-let bridge: BridgeProcess | undefined;
-
-beforeAll(async () => {
+const lab = suiteOnRig(async () => {
   await ensureStrace();
-  rig = await startDeliveryRig();
-  ({ ha, sim } = rig);
-}, 900_000);
-
-afterAll(async () => {
-  await bridge?.kill();
-  await rig?.stop();
+  return startDeliveryRig();
 });
 
 const WRITES = new Set(["write", "writev", "pwrite64", "pwritev", "pwritev2", "sendto", "sendmsg"]);
@@ -82,22 +69,14 @@ function diskOrder(calls: readonly TracedCall[], dataDir: string): DiskOrder {
 
 describe("a power cut of the bridge's host", () => {
   it("finds every delivery note on disk: each is forced there before anything leaves the bridge", async () => {
+    const { ha, sim } = lab.rig;
     const child = sim.addChild("Lou", { planned: false });
-    const dir = await mkdtemp(join(tmpdir(), "rf-power-cut-"));
-    const dataDir = join(dir, "data");
-    const traceFile = join(dir, "trace");
-    bridge = new BridgeProcess(
-      {
-        REWARD_FACTS_API_TOKEN: sim.tokens.household,
-        REWARD_FACTS_API_BASE_URL: sim.url,
-        REWARD_FACTS_EVENTS_INTERVAL_SECONDS: "10",
-        REWARD_FACTS_CHILDREN: child.id,
-        REWARD_FACTS_DATA_DIR: dataDir,
-        HA_URL: ha.url,
-        HA_TOKEN: ha.token,
-      },
-      underStrace(bridgeFromSources, traceFile),
-    ).start();
+    const traceFile = join(await mkdtemp(join(tmpdir(), "rf-power-cut-")), "trace");
+    const bridge = await lab.start({
+      children: [child.id],
+      launch: underStrace(bridgeFromSources, traceFile),
+    });
+    const dataDir = bridge.env.REWARD_FACTS_DATA_DIR as string;
     const facts = [
       sim.addEvent(child.id, { type: "cheer_sent", cheer: "bravo" }),
       sim.addEvent(child.id, { type: "behavior_validated", behaviorId: "b1", label: "Make the bed" }),
@@ -113,7 +92,7 @@ describe("a power cut of the bridge's host", () => {
         timeoutMs: 120_000,
         // strace refused (no ptrace here, say) ends the bridge at once: its words tell why.
         description: () =>
-          `the three facts logged by the automation; the bridge said: ${bridge?.text().slice(-600)}`,
+          `the three facts logged by the automation; the bridge said: ${bridge.text().slice(-600)}`,
       },
     );
     const exited = bridge.exited();
