@@ -9,14 +9,13 @@ import type { Cheer } from "../../src/simulator/facts.js";
 import type { ApiSimulator } from "../../src/simulator/index.js";
 import {
   type EventRecorder,
-  HOME_ASSISTANT_SETUP_TIMEOUT_MS,
   type HomeAssistantInstance,
-  type MqttRig,
   startMqttRig,
   testedHomeAssistantVersion,
 } from "../lab/index.js";
-import { BridgeProcess } from "../support/bridge-process.js";
+import type { BridgeProcess } from "../support/bridge-process.js";
 import { type BuiltBridge, buildBridgeApart } from "../support/built-bridge.js";
+import { suiteOnRig } from "../support/lab-bridges.js";
 
 // What the image runs (`npm run build`'s bundle, with no node_modules anywhere above it) against a
 // real Home Assistant, in each publishing mode: every other suite runs the TypeScript sources, with
@@ -25,22 +24,23 @@ import { type BuiltBridge, buildBridgeApart } from "../support/built-bridge.js";
 const version = testedHomeAssistantVersion();
 
 let built: BuiltBridge;
-let rig: MqttRig;
+// The bundle is built while the rig starts (the bridges it runs are the suite's: launch).
+const lab = suiteOnRig(async () => {
+  const [bundle, rig] = await Promise.all([buildBridgeApart(), startMqttRig(version)]);
+  built = bundle;
+  return rig;
+});
 let ha: HomeAssistantInstance;
 let sim: ApiSimulator;
 let events: EventRecorder;
-const runs: BridgeProcess[] = [];
 
 beforeAll(async () => {
-  [built, rig] = await Promise.all([buildBridgeApart(), startMqttRig(version)]);
-  ({ ha, sim } = rig);
+  ({ ha, sim } = lab.rig);
   events = await ha.subscribeEvents("reward_facts_event");
-}, HOME_ASSISTANT_SETUP_TIMEOUT_MS);
+});
 
 afterAll(async () => {
-  for (const run of runs) await run.kill();
   await events?.close();
-  await rig?.stop();
   await built?.remove();
 });
 
@@ -48,19 +48,12 @@ afterAll(async () => {
 async function startBuilt(env: Record<string, string>): Promise<{ run: BridgeProcess; heartbeat: string }> {
   const dir = await mkdtemp(join(tmpdir(), "rf-built-run-"));
   const heartbeat = join(dir, "heartbeat");
-  const run = new BridgeProcess(
-    {
-      ...rig.bridgeEnv,
-      REWARD_FACTS_EVENTS_INTERVAL_SECONDS: "10",
-      REWARD_FACTS_TODAY_INTERVAL_SECONDS: "15",
-      REWARD_FACTS_CHILDREN: sim.children.ordinary.id,
-      REWARD_FACTS_DATA_DIR: join(dir, "data"),
-      REWARD_FACTS_HEARTBEAT_FILE: heartbeat,
-      ...env,
-    },
-    built.launch,
-  ).start();
-  runs.push(run);
+  const run = await lab.start({
+    children: [sim.children.ordinary.id],
+    dataDir: join(dir, "data"),
+    env: { REWARD_FACTS_HEARTBEAT_FILE: heartbeat, ...env },
+    launch: built.launch,
+  });
   return { run, heartbeat };
 }
 
@@ -138,7 +131,7 @@ describe(`the bundle the image runs, on Home Assistant ${version}`, () => {
     );
     expect(await factReachesAutomations("super")).toMatchObject({ type: "cheer_sent", redelivered: false });
     expect(await run.stop()).toBe(0);
-    expect(run.text()).not.toContain(rig.user.password);
+    expect(run.text()).not.toContain(lab.rig.user.password);
     expect(run.text()).not.toContain(sim.tokens.household);
   }, 180_000);
 });
