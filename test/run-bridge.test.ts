@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { EngineStatus } from "../src/engine/sink.js";
 import { SinkRefusedError } from "../src/engine/sink.js";
@@ -27,7 +27,9 @@ let sim: ApiSimulator;
 const stdoutListeners = process.stdout.getMaxListeners();
 beforeAll(async () => {
   process.stdout.setMaxListeners(stdoutListeners + 20);
-  sim = await ApiSimulator.start({ activity: false });
+  // A bridge a test, each with a budget of its own on the one token: the API's 30 a minute would
+  // answer the later ones 429, which no test here is about.
+  sim = await ApiSimulator.start({ activity: false, rateLimitPerMinute: 6_000 });
 });
 afterAll(async () => {
   await sim?.stop();
@@ -272,7 +274,7 @@ describe("runBridge", () => {
     const output = captureOutput();
     // A data directory under a file: no one, root included, can make it.
     const env = await bridgeEnv();
-    const file = join(env.REWARD_FACTS_HEARTBEAT_FILE as string, "..", "a-file");
+    const file = join(dirname(env.REWARD_FACTS_DATA_DIR as string), "a-file");
     await writeFile(file, "not a directory\n");
     const served = sim.requests.length;
     const run = runBridge({ ...env, REWARD_FACTS_DATA_DIR: join(file, "data") });
