@@ -278,6 +278,7 @@ export class App {
           assist: this.#config.options.assist,
           assistMemory: this.#store ? assistMemoryOn(this.#store) : undefined,
           recentDeliveries: this.#recentDeliveries,
+          redeliveryWindowMs: this.#redeliveryWindowMs,
           slugMemory: this.#store ? slugMemoryOn(this.#store) : undefined,
           signal,
         }),
@@ -310,7 +311,7 @@ export class App {
         if (this.#config.homeAssistant)
           this.#recentDeliveries ??= RecentDeliveryLog.open({
             dataDir,
-            keepMs: REDELIVERY_WINDOW_MS,
+            keepMs: this.#redeliveryWindowMs,
             logger: this.#logger,
           });
         if (reported) this.#logger.info({ dataDir }, "the data directory works now");
@@ -359,6 +360,11 @@ export class App {
     // Last: another bridge may take over once this one has said all it had to say.
     await step("the household lease", () => this.#lease?.release());
     if (failures.length > 0) throw failures[0];
+  }
+
+  /** How long a fact Home Assistant answered may be owed after a drop (a test may shorten it). */
+  get #redeliveryWindowMs(): number {
+    return this.#config.testHooks?.redeliveryWindowMs ?? REDELIVERY_WINDOW_MS;
   }
 
   /** The test hook: logs where it pauses, so that a test knows when to kill. */

@@ -24,6 +24,11 @@ export interface TestHooks {
    * budget keeps under (30, the spec's); for a simulator that allows more, at the test's pace.
    */
   apiLimitPerMinute?: number;
+  /**
+   * REWARD_FACTS_TEST_REDELIVERY_WINDOW_MS: how long a fact Home Assistant answered may still be
+   * owed after it died (30 s), so that a test of a fact answered before the window waits seconds.
+   */
+  redeliveryWindowMs?: number;
 }
 
 const positive = (text: string | undefined): number | undefined =>
@@ -40,5 +45,7 @@ export function testHooksOf(env: Readonly<Record<string, string | undefined>>): 
   if (events && today) hooks.intervalsMs = { events, today, ...(status ? { status } : {}) };
   const limit = positive(env.REWARD_FACTS_TEST_API_LIMIT);
   if (limit) hooks.apiLimitPerMinute = limit;
+  const window = positive(env.REWARD_FACTS_TEST_REDELIVERY_WINDOW_MS);
+  if (window) hooks.redeliveryWindowMs = window;
   return hooks;
 }

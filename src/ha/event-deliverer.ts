@@ -30,6 +30,8 @@ export interface EventDelivererOptions {
   identityOf: (child: ChildRef) => ChildIdentity;
   /** Where the facts sent lately are kept across restarts of the bridge; in memory without. */
   recentDeliveries?: RecentDeliveryHistory | undefined;
+  /** How long an answered fact may be owed after a drop; REDELIVERY_WINDOW_MS when absent. */
+  redeliveryWindowMs?: number | undefined;
 }
 
 /**
@@ -60,7 +62,10 @@ export class EventDeliverer {
     this.#logger = options.logger;
     this.#identityOf = options.identityOf;
     this.records = new DeliveryRecords(options.connection, options.logger, options.names);
-    this.#recent = new RecentDeliveries(REDELIVERY_WINDOW_MS, options.recentDeliveries);
+    this.#recent = new RecentDeliveries(
+      options.redeliveryWindowMs ?? REDELIVERY_WINDOW_MS,
+      options.recentDeliveries,
+    );
   }
 
   get lastRefusal(): number {

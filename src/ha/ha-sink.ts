@@ -48,6 +48,8 @@ export interface HaSinkOptions {
   dashboard?: boolean;
   /** Where the facts sent lately are kept across restarts of the bridge; in memory without. */
   recentDeliveries?: RecentDeliveryHistory | undefined;
+  /** How long an answered fact may be owed after a drop (REDELIVERY_WINDOW_MS unless a test shortens it). */
+  redeliveryWindowMs?: number | undefined;
   /** Where the children's settled slugs are kept across restarts (settled-slugs.ts). */
   slugMemory?: SlugMemory | undefined;
   /** Offer the children's entities to Assist, with aliases (assist.ts); on unless told. */
@@ -144,6 +146,7 @@ export class HaSink implements Sink {
       logger: options.logger,
       identityOf: (child) => this.#identity(child),
       recentDeliveries: options.recentDeliveries,
+      redeliveryWindowMs: options.redeliveryWindowMs,
     });
     this.#dashboard = options.dashboard
       ? new DashboardKeeper({

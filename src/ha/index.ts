@@ -68,6 +68,8 @@ export interface HomeAssistantTargetOptions {
   assistMemory?: AssistMemory | undefined;
   /** Where the facts sent lately are kept across restarts (the data directory); in memory without. */
   recentDeliveries?: RecentDeliveryHistory | undefined;
+  /** How long an answered fact may be owed after a drop (REDELIVERY_WINDOW_MS unless a test shortens it). */
+  redeliveryWindowMs?: number | undefined;
   /** Where the children's settled slugs are kept across restarts (the data directory). */
   slugMemory?: SlugMemory | undefined;
   /** A stop during start-up: the sink's opening gives up when it aborts. */

@@ -13,12 +13,14 @@ describe("the tests' hooks", () => {
         REWARD_FACTS_TEST_LEASE_SECONDS: "3",
         REWARD_FACTS_TEST_INTERVALS_MS: "2000,3000,5000",
         REWARD_FACTS_TEST_API_LIMIT: "600",
+        REWARD_FACTS_TEST_REDELIVERY_WINDOW_MS: "10000",
       }),
     ).toEqual({
       pause: { moment: "before_ack", ms: 4000 },
       leaseBeatMs: 3000,
       intervalsMs: { events: 2000, today: 3000, status: 5000 },
       apiLimitPerMinute: 600,
+      redeliveryWindowMs: 10000,
     });
   });
 
