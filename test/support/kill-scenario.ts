@@ -151,7 +151,6 @@ export async function runBridgeKills(options: KillRoundOptions): Promise<KillRou
   // The rate budget's memory across restarts has its own test; here every restart may catch up
   // at once (the simulator allows it), so that the kills land in deliveries.
   const forgetBudget = () => rm(join(dataDir, REQUEST_LOG_FILE), { force: true });
-  console.log("T start", new Date().toISOString());
   const producer = produce(sim, options.facts);
   const declarer = declare(sim, dataDir);
   const random = seededRandom(options.seed);
@@ -194,7 +193,6 @@ export async function runBridgeKills(options: KillRoundOptions): Promise<KillRou
     producer.stop();
   }
 
-  console.log("T kills done", new Date().toISOString());
   await forgetBudget();
   const last = new BridgeProcess(env).start();
   runs.push(last);
@@ -202,7 +200,6 @@ export async function runBridgeKills(options: KillRoundOptions): Promise<KillRou
   // day, and the behaviors wait for one: the last run keeps it, and they are declared during it.
   await Promise.race([declarer.done, sleep(120_000)]);
   declarer.stop();
-  console.log("T declared", new Date().toISOString());
   const journal = [
     ...[...sim.journal(sim.children.ordinary.id), ...sim.journal(sim.children.custody.id)].map((e) => e.id),
     ...declarer.expected(),
@@ -215,7 +212,6 @@ export async function runBridgeKills(options: KillRoundOptions): Promise<KillRou
       intervalMs: 500,
     })
     .catch(() => undefined);
-  console.log("T drained", new Date().toISOString());
   // A moment for a repeat, if one were coming.
   await sleep(2_000);
   const lastExit = await last.stop();
