@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
 import type { ApiEvent, TodayPayload } from "../../src/api/schemas.js";
+import { statusDefinition } from "../../src/ha/catalogue.js";
 import {
   type ChildIdentity,
   childEntities,
+  refusedStatusEntity,
   statusEntity,
   unavailableChildEntities,
   withOffset,
@@ -270,6 +272,23 @@ describe("unavailable and status", () => {
     expect(statusEntity(contractNames, en, { ...status, state: "token_invalid" }, true).state).toBe(
       "token_invalid",
     );
+  });
+
+  it("says the broker refused the bridge on the status, with the broker's reason cut to a state's length", () => {
+    // Published through REST (the broker took no message): the status, its words and its icon.
+    const reason = `Connection refused: Not authorized ${"x".repeat(300)}`;
+    const entity = refusedStatusEntity(contractNames, en, reason);
+    expect(entity).toEqual({
+      entityId: "sensor.reward_facts_status",
+      state: "broker_refused",
+      attributes: {
+        message: "The MQTT broker refused the bridge's user and password.",
+        last_error: reason.slice(0, 255),
+        friendly_name: "Reward Facts status",
+        icon: statusDefinition.icon,
+      },
+    });
+    expect(String(entity.attributes.last_error)).toHaveLength(255);
   });
 
   it("writes timestamps with an explicit offset", () => {
