@@ -3,7 +3,11 @@ import { apiEventTypes } from "../../../src/api/schemas.js";
 import { derivedFactTypes } from "../../../src/engine/derived-facts.js";
 import type { ChildIdentity } from "../../../src/ha/entities.js";
 import { contractNames } from "../../../src/ha/entity-names.js";
-import { childDiscovery, type DiscoveryMessage } from "../../../src/ha/mqtt/discovery.js";
+import {
+  childDiscovery,
+  clearChildDiscovery,
+  type DiscoveryMessage,
+} from "../../../src/ha/mqtt/discovery.js";
 import { en } from "../../../src/ha/texts/en.js";
 
 // What a child's discovery messages ask of Home Assistant, message by message (pure). That Home
@@ -59,5 +63,18 @@ describe("a child's MQTT discovery", () => {
       payload_off: "off",
       state_topic: `reward_facts/${lea.id}/screen_time_allowed/state`,
     });
+  });
+});
+
+describe("clearing a child's MQTT discovery", () => {
+  it("empties every topic her discovery published, and no other: her device and entities go", () => {
+    const cleared = clearChildDiscovery(lea, {
+      haVersion: "2026.11.0",
+      bridgeVersion: "0.0.0-test",
+      names: contractNames,
+      texts: en,
+    });
+    expect(cleared.map((m) => m.topic)).toEqual(messages.map((m) => m.topic));
+    expect(cleared.every((m) => m.payload === null)).toBe(true);
   });
 });
