@@ -8,6 +8,14 @@ const BRIDGE_UNDICI = fileURLToPath(new URL("../../src/http/undici.ts", import.m
 /** undici as any other program loads it: its index, without the bridge's module around it. */
 const PLAIN_POOL = "undici";
 
+/**
+ * V8 prints each code object it compiles; on one thread, so that a wrapper it decides to compile
+ * is compiled (and printed) before the process ends. On a loaded machine a background compile
+ * came too late: the plain pool showed no wrapper once in a run under load (CI's two busy
+ * processes beside the whole suite), and the same would hide one on the bridge's side.
+ */
+const PRINT_CODE = ["--print-code", "--single-threaded"];
+
 /** More responses than V8's budget of 1000 calls before it compiles a wrapper of its own. */
 const RESPONSES = 1_500;
 
@@ -35,7 +43,7 @@ async function wrappersCompiled(
     server.close();`;
   const { stdout, stderr } = await promisify(execFile)(
     process.execPath,
-    [...(printCode ? ["--print-code"] : []), "--import", "tsx", "--input-type=module", "-e", script],
+    [...(printCode ? PRINT_CODE : []), "--import", "tsx", "--input-type=module", "-e", script],
     { encoding: "utf8", maxBuffer: 256 * 1024 * 1024 },
   );
   return { wrappers: stdout.split("kind = JS_TO_WASM_FUNCTION").length - 1, stderr };
