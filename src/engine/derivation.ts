@@ -34,6 +34,12 @@ export interface DerivationState {
   last: Snapshot | null;
   /** Sessions seen starting on `last.date`: a session's number makes minutes_low's subject. */
   sessions: number;
+  /**
+   * The latest household day a reading showed (`last.date` when absent, as kept by an earlier
+   * version): a day starts once, whatever the dates read after it do (a date that jumps back and
+   * ahead again mid-day).
+   */
+  latestDay?: string;
 }
 
 export const noDerivationState: DerivationState = { last: null, sessions: 0 };
@@ -85,7 +91,10 @@ export function derive(
   const previous = state.last;
   const sameDay = previous !== null && previous.date === snapshot.date;
   const sessions = sameDay ? state.sessions : 0;
-  const next: DerivationState = { last: snapshot, sessions };
+  const latestBefore = state.latestDay ?? previous?.date;
+  // Dates as the API writes them (YYYY-MM-DD) order as strings do.
+  const latestDay = latestBefore !== undefined && latestBefore > snapshot.date ? latestBefore : snapshot.date;
+  const next: DerivationState = { last: snapshot, sessions, latestDay };
   const none: Derivation = { facts: [], state: next, backwards: [] };
   if (!today.isMyDay || previous === null) return none;
   const at = new Date(readAt).toISOString();
@@ -101,6 +110,8 @@ export function derive(
     }) as DerivedFact;
 
   if (!sameDay) {
+    // A date read before, or earlier than one read before: no new day, and nothing to compare.
+    if (latestBefore !== undefined && snapshot.date <= latestBefore) return none;
     // The household's first reading of a new own day (after an earlier day, own or the other's).
     return {
       ...none,

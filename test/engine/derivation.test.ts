@@ -223,6 +223,24 @@ describe("facts worked out from two readings of a day", () => {
     expect(factsBetween(before, now)).toEqual({ facts, backwards });
   });
 
+  it("starts each household day once, whatever the dates read do mid-day", () => {
+    const read = (state: DerivationState, date: string, at: number) =>
+      derive(CHILD, state, { ...day, date }, at, options);
+    // Saturday, then a reading that says Sunday, Saturday again, and Sunday again.
+    const saturday = read(kept({ ...day, date: "2026-11-20" }), "2026-11-21", T1);
+    const ahead = read(saturday.state, "2026-11-22", T1 + 60_000);
+    const back = read(ahead.state, "2026-11-21", T1 + 120_000);
+    const aheadAgain = read(back.state, "2026-11-22", T1 + 180_000);
+    const monday = read(aheadAgain.state, "2026-11-23", T1 + 86_400_000);
+    const started = [saturday, ahead, back, aheadAgain, monday].map((d) =>
+      d.facts.filter((f) => f.type === "day_started").map((f) => f.day),
+    );
+    expect(started).toEqual([["2026-11-21"], ["2026-11-22"], [], [], ["2026-11-23"]]);
+    // A reading of a day gone by neither starts it again nor compares it with the later one.
+    expect(back.facts).toEqual([]);
+    expect(back.state.latestDay).toBe("2026-11-22");
+  });
+
   it("counts the day's sessions, so that each has its own thresholds", () => {
     const started = derive(CHILD, kept(day), running(12), T1, options);
     expect(started.state.sessions).toBe(1);
