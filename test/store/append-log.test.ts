@@ -2,8 +2,8 @@ import { mkdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { AppendLog } from "../../src/store/append-log.js";
-import { StoreWriteError } from "../../src/store/errors.js";
-import { tempDir } from "./helpers.js";
+import { StoreOpenError, StoreWriteError } from "../../src/store/errors.js";
+import { captureLogger, dirAtPathLimit, tempDir } from "./helpers.js";
 
 // The file under the delivered-events, request and recent-deliveries logs: a write the file system
 // refuses is a typed error naming the file (the engine's failure policy waits on it as a failing
@@ -53,5 +53,25 @@ describe("AppendLog", () => {
     log.close();
     expect(await readFile(path, "utf8")).toBe("kept\nnew\n");
     expect(log.appended).toBe(1);
+  });
+
+  it("refuses to open a log its owner cannot rewrite, naming the log, the file and the OS code", async () => {
+    // The log's own path is within the kernel's limit, the temporary file of its rewrite is not.
+    const dir = await dirAtPathLimit("log.jsonl");
+    const path = join(dir, "log.jsonl");
+    const { logger } = captureLogger();
+    const refused = thrownBy(() =>
+      AppendLog.openFor(path, "test log", logger, (log) => ({
+        owner: log,
+        replay: () => 0,
+        rewrite: () => log.rewrite(["kept"]),
+      })),
+    );
+    expect(refused).toBeInstanceOf(StoreOpenError);
+    expect(refused).toMatchObject({
+      message: `the test log cannot be written: ${path} (ENAMETOOLONG)`,
+      path,
+      code: "ENAMETOOLONG",
+    });
   });
 });

@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
@@ -9,6 +9,29 @@ import { createLogger, type Logger } from "../../src/log/logger.js";
 export async function tempDir(): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), "rf-store-test-"));
   onTestFinished(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** The longest path the kernel takes (PATH_MAX, 4096 on Linux, less its final NUL). */
+export const LONGEST_PATH = 4095;
+
+/**
+ * A fresh directory so deep that `<it>/<fileName>` is exactly the longest path the kernel takes:
+ * the file can be read and written in place, but no name longer than it (a temporary file beside
+ * it, a file moved aside) can be made. A directory refusing some writes even to root, which the
+ * file system's permissions do not.
+ */
+export async function dirAtPathLimit(fileName: string): Promise<string> {
+  let dir = await tempDir();
+  for (;;) {
+    const room = LONGEST_PATH - (dir.length + 1 + fileName.length) - 1;
+    if (room <= 0) break;
+    // The last part takes what room is left; none before it leaves room for a name of 0.
+    dir = join(dir, "d".repeat(room <= 200 ? room : Math.min(200, room - 2)));
+  }
+  await mkdir(dir, { recursive: true });
+  if (join(dir, fileName).length !== LONGEST_PATH)
+    throw new Error(`no directory at the limit: ${dir.length}`);
   return dir;
 }
 

@@ -1,9 +1,9 @@
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { silentLogger } from "../../src/log/logger.js";
 import { openStore, STORE_FILE_NAME, StoreOpenError, StoreWriteError } from "../../src/store/index.js";
-import { readStoreFile, tempDir } from "./helpers.js";
+import { dirAtPathLimit, readStoreFile, tempDir } from "./helpers.js";
 
 const logger = silentLogger();
 
@@ -36,6 +36,19 @@ describe("a data dir that refuses writes", () => {
     const error = await openError(dataDir);
     expect(error.path).toBe(dataDir);
     expect(error.code).toBeDefined();
+  });
+
+  it("fails to open, naming the file and the OS code, when not even the first write can be made", async () => {
+    // The store file's own path is within the kernel's limit, its temporary file's is not.
+    const dataDir = await dirAtPathLimit(STORE_FILE_NAME);
+    const error = await openError(dataDir);
+    expect(error).toMatchObject({
+      message: `the data directory refuses writes: ${join(dataDir, STORE_FILE_NAME)} (ENAMETOOLONG)`,
+      path: join(dataDir, STORE_FILE_NAME),
+      code: "ENAMETOOLONG",
+    });
+    // Nothing half-written left behind for the next start to read.
+    expect(await readdir(dataDir)).toEqual([]);
   });
 
   it("rejects a set with StoreWriteError when the dir goes away, and catches up once it is back", async () => {
