@@ -154,7 +154,8 @@ describe("probing Home Assistant while the link is down", () => {
     await waitFor(() => probes("connection refused") >= 3);
     // Home Assistant's port taken by something that never answers (a proxy, a Core that hangs).
     servers.push(await silentServer(port));
-    await waitFor(() => probes("timeout") >= 2);
+    // Each probe waits for the timeout; under a loaded machine two of them can take seconds.
+    await waitFor(() => probes("timeout") >= 2, { timeoutMs: 20_000 });
     link.abort();
     await watching;
 
