@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { ApiEvent } from "../api/schemas.js";
 
 // Facts the API's journal does not carry but a parent acts on, worked out from two successive
@@ -51,7 +52,23 @@ export function isDerived(fact: Fact): fact is DerivedFact {
   return "derived" in fact && fact.derived === true;
 }
 
-/** `derived:<child>:<day>:<kind>:<subject>`: never an id of the journal's (those are UUIDs). */
+/**
+ * The longest id a fact may have: Home Assistant's delivery record (an input_text) holds 255
+ * characters, and a fact it cannot record would be sent again, unmarked, after a crash.
+ */
+export const MAX_FACT_ID_LENGTH = 255;
+
+const digest = (text: string) => createHash("sha256").update(text).digest("hex").slice(0, 32);
+
+/**
+ * `derived:<child>:<day>:<kind>:<subject>`: never an id of the journal's (those are UUIDs). A
+ * subject that would make it too long for the record (a behavior's id of the app's choosing) is
+ * replaced by its digest, `#<32 hex>`, and the whole id by its own when even that is too long: the
+ * same fact still has the same id.
+ */
 export function derivedFactId(childId: string, day: string, type: DerivedFactType, subject: string): string {
-  return `derived:${childId}:${day}:${type}:${subject}`;
+  const plain = `derived:${childId}:${day}:${type}:${subject}`;
+  if (plain.length <= MAX_FACT_ID_LENGTH) return plain;
+  const hashed = `derived:${childId}:${day}:${type}:#${digest(subject)}`;
+  return hashed.length <= MAX_FACT_ID_LENGTH ? hashed : `derived:#${digest(plain)}`;
 }

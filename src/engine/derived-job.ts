@@ -6,7 +6,6 @@ import {
   noDerivationState,
   type Snapshot,
 } from "./derivation.js";
-import type { DerivedFact } from "./derived-facts.js";
 import { deliverFacts, type FactDeliveryContext } from "./fact-delivery.js";
 import type { ChildRef } from "./sink.js";
 import type { DerivedFactsStore, DerivedRecord } from "./storage.js";
@@ -61,14 +60,8 @@ export async function deriveAndDeliver(
 async function recordOf(ctx: DerivedJobContext, child: ChildRef): Promise<DerivedRecord> {
   const known = ctx.records.get(child.id);
   if (known) return known;
-  const stored = await ctx.store?.get(child.id);
-  if (stored === undefined) return { state: noDerivationState, pending: [] };
-  if (isRecord(stored)) return stored;
-  ctx.logger.warn(
-    { child: child.firstName },
-    "the kept reading of this child's day could not be read: facts are worked out again from the next two readings",
-  );
-  return { state: noDerivationState, pending: [] };
+  // Checked as it is read back (store/derived-store.ts): a damaged record comes as none.
+  return (await ctx.store?.get(child.id)) ?? { state: noDerivationState, pending: [] };
 }
 
 function sayBackwards(ctx: DerivedJobContext, child: ChildRef, day: string, backwards: readonly Backwards[]) {
@@ -89,23 +82,5 @@ function sameReading(before: DerivationState, after: DerivationState): boolean {
   return (
     before.sessions === after.sessions &&
     JSON.stringify(strip(before.last)) === JSON.stringify(strip(after.last))
-  );
-}
-
-/** A record as written by this version: a damaged one is not trusted. */
-function isRecord(value: unknown): value is DerivedRecord {
-  const record = value as Partial<DerivedRecord> | null;
-  return (
-    typeof record === "object" &&
-    record !== null &&
-    Array.isArray(record.pending) &&
-    record.pending.every(
-      (fact: Partial<DerivedFact>) => typeof fact?.id === "string" && fact.derived === true,
-    ) &&
-    typeof record.state === "object" &&
-    record.state !== null &&
-    typeof record.state.sessions === "number" &&
-    (record.state.last === null ||
-      (typeof record.state.last === "object" && typeof record.state.last.date === "string"))
   );
 }

@@ -1,6 +1,6 @@
 import type { Child } from "../api/schemas.js";
 import { Rng, tokenFrom, uuidFrom } from "./random.js";
-import { type ChildRules, rulesFor } from "./rules.js";
+import { type BehaviorRule, type ChildRules, rulesFor } from "./rules.js";
 import { dayNumber, type LocalDate } from "./zoned-time.js";
 
 /** The two households the simulator serves: the demo one, and another with its own token. */
@@ -52,6 +52,8 @@ export interface NewChild {
   rulesSynced?: boolean;
   /** Whether the automatic activity fills the journal (default true). */
   planned?: boolean;
+  /** Behaviors of the family's own making besides the generated ones (an id of any length, say). */
+  moreBehaviors?: readonly BehaviorRule[];
 }
 
 /** Households, tokens and children; the mutable state the test hooks change. */
@@ -125,7 +127,7 @@ export class Households {
       firstName,
       household: options.household ?? "household",
       custody: options.custody ?? { kind: "full" },
-      rules: rulesFor(this.seed, key),
+      rules: withBehaviors(rulesFor(this.seed, key), options.moreBehaviors ?? []),
       planned: options.planned ?? true,
       rulesSynced: options.rulesSynced ?? true,
       movedOut: false,
@@ -139,6 +141,10 @@ export class Households {
     if (!household) throw new Error(`no household ${key}`);
     return household;
   }
+}
+
+function withBehaviors(rules: ChildRules, more: readonly BehaviorRule[]): ChildRules {
+  return more.length === 0 ? rules : { ...rules, behaviors: [...rules.behaviors, ...more] };
 }
 
 /** Whether a date belongs to the child's household: always in full custody, never while away. */

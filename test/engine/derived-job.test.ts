@@ -46,7 +46,7 @@ async function derivedJob() {
     delivered,
     logger,
     replayedAfterMs: 60 * MINUTE,
-    store: derivedStoreOn(store),
+    store: derivedStoreOn(store, logger),
     minutesLowThresholds: [],
     ...derivedJobParts(),
   };
@@ -62,8 +62,9 @@ describe("deriveAndDeliver", () => {
     await job.store.set(`derived:${lea.id}`, { state: { sessions: "many" }, pending: [{ derived: true }] });
 
     await job.read(beforeHomework, T0);
-    expect(job.logs.matching(/could not be read/)).toEqual([
-      expect.objectContaining({ child: "Léa", level: 40 }),
+    // Said as the store reads it back (store/derived-store.ts), naming the child's key.
+    expect(job.logs.matching(/damaged and is set aside/)).toEqual([
+      expect.objectContaining({ key: `derived:${lea.id}`, level: 40 }),
     ]);
     expect(job.sink.derivedOf(lea.id)).toEqual([]);
 
@@ -72,7 +73,7 @@ describe("deriveAndDeliver", () => {
       expect.objectContaining({ type: "behavior_declared", label: "Homework" }),
     ]);
     expect(await job.store.get(`derived:${lea.id}`)).toMatchObject({ pending: [], state: { sessions: 0 } });
-    expect(job.logs.matching(/could not be read/)).toHaveLength(1);
+    expect(job.logs.matching(/damaged and is set aside/)).toHaveLength(1);
   });
 
   it("makes no fact of a reading that went backwards, and says so once per child, day and kind", async () => {

@@ -82,7 +82,7 @@ describe.each(["rest", "mqtt"] as const)(
           before.map((e) => e.id),
         );
         const store = await openStore({ dataDir: dataDirOf(first), logger: silentLogger() });
-        await cursorStoreOn(store).set(
+        await cursorStoreOn(store, silentLogger()).set(
           child.id,
           "2100-01-01T00:00:00.000Z,00000000-0000-4000-8000-000000000000",
         );

@@ -209,3 +209,30 @@ describe.each([
     });
   },
 );
+
+describe(`a behavior of the family's own, its id longer than Home Assistant ${version}'s delivery record holds`, () => {
+  it("fires once, and the derived facts' record names it", async () => {
+    // The app chooses behavior ids; an input_text holds 255 characters. A fact fired but not
+    // recorded would be sent again, unmarked, after a crash while its answer was in doubt.
+    const long = { id: `own-${"x".repeat(240)}`, label: "Arroser les plantes", points: 1, mandatory: false };
+    const child = sim.addChild("Lison", { planned: false, moreBehaviors: [long] });
+    const bridge = await lab.start({ children: [child.id], publish: "rest" });
+    await ha.waitForState(childEntityId("lison", "screen_time_allowed"), (s) => s.state !== "unavailable", {
+      timeoutMs: 60_000,
+    });
+    sim.declareBehavior(child.id, long.id);
+    const fired = await ha.waitFor(() => firedOf(child.id, "behavior_declared")[0], {
+      timeoutMs: READING_MS,
+      description: () => `behavior_declared on the bus (the bridge said: ${bridge.text().slice(-1_500)})`,
+    });
+    expect(fired.behavior_id).toBe(long.id);
+    expect(String(fired.event_id).length).toBeLessThanOrEqual(255);
+    const records = await ha.wsCommand<Array<{ entity_id: string; state: string }>>({ type: "get_states" });
+    expect(
+      records.filter((s) => s.entity_id.startsWith("input_text.reward_facts_delivery_derived_")),
+    ).toContainEqual(expect.objectContaining({ state: fired.event_id }));
+    await afterReadings(sim, child.id, "today", 2);
+    expect(firedOf(child.id, "behavior_declared")).toHaveLength(1);
+    expect(bridge.text()).not.toMatch(/refused|could not be published/);
+  }, 180_000);
+});

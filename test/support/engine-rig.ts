@@ -118,7 +118,7 @@ export class EngineRig {
       beforeRequest: (signal) => budget.acquire(signal),
     });
     this.store = await this.time.track(openStore({ dataDir: this.dataDir, logger }));
-    const cursors = cursorStoreOn(this.store);
+    const cursors = cursorStoreOn(this.store, logger);
     // Store writes are file I/O: virtual time waits for them like for HTTP.
     this.cursors = {
       get: (id) => cursors.get(id),
@@ -126,7 +126,7 @@ export class EngineRig {
       delete: (id) => this.time.track(cursors.delete(id)),
     };
     this.delivered = DeliveredLog.open({ dataDir: this.dataDir, logger });
-    const derived = derivedStoreOn(this.store);
+    const derived = derivedStoreOn(this.store, logger);
     this.engine = new Engine({
       reader: this.client,
       budget: this.budget,
