@@ -40,7 +40,9 @@ async function wrappersCompiled(
       await answer.body.text();
     }
     await pool.close();
-    server.close();`;
+    server.close();
+    // A moment for what V8 scheduled on its thread (a wrapper's compile) before the process ends.
+    await new Promise((resolve) => setTimeout(resolve, 200));`;
   const { stdout, stderr } = await promisify(execFile)(
     process.execPath,
     [...(printCode ? PRINT_CODE : []), "--import", "tsx", "--input-type=module", "-e", script],
@@ -64,7 +66,6 @@ describe("undici's WebAssembly parser in the bridge", () => {
 
   if (wrapperBudgetFlag(process.versions.v8)) {
     it(`keeps V8's generic wrappers through ${RESPONSES} responses where V8 would compile its own (V8 ${process.versions.v8})`, async () => {
-      const plain = await wrappersCompiled(PLAIN_POOL, RESPONSES, true);
       const bridge = await wrappersCompiled(BRIDGE_UNDICI, RESPONSES, true);
       expect(bridge.stderr).not.toMatch(/unrecognized flag|bad option/);
       expect(bridge.wrappers).toBe(0);
@@ -72,7 +73,16 @@ describe("undici's WebAssembly parser in the bridge", () => {
       // Seen every time on V8 14 (Node 26); V8 12.4 and 13.6 (Node 22, 24) did it seldom if at all
       // within these responses (0 on Node 22.23.3, 0 or 1 on 24.21.0, 2026-11-28), so there only
       // the bridge's side is checked.
-      if (Number.parseInt(process.versions.v8, 10) >= 14) expect(plain.wrappers).toBeGreaterThan(0);
+      //
+      // Under the whole suite with two busy processes beside it, the plain pool showed no wrapper
+      // in two runs of 2026-11-29 even on one thread: the premise is then looked for up to three
+      // times (it is V8's behaviour, not the bridge's; the bridge's side above is checked once).
+      if (Number.parseInt(process.versions.v8, 10) >= 14) {
+        let plain = 0;
+        for (let attempt = 0; attempt < 3 && plain === 0; attempt++)
+          plain = (await wrappersCompiled(PLAIN_POOL, RESPONSES, true)).wrappers;
+        expect(plain).toBeGreaterThan(0);
+      }
     }, 120_000);
   } else {
     // V8 11 (Node 20) compiles its wrappers as it instantiates the module, with no tier-up to keep
