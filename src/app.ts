@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { RewardFactsClient } from "./api/client.js";
 import { type BridgeConfig, ConfigError, homeAssistantAccess } from "./config/load-config.js";
 import type { BridgeOptions } from "./config/options-schema.js";
@@ -10,19 +9,18 @@ import { RateBudget } from "./engine/rate-budget.js";
 import type { Sink } from "./engine/sink.js";
 import { sleep } from "./engine/sleep.js";
 import {
-  type AssistMemory,
-  type AssistRecord,
   type BrokerAddress,
   type HeldLease,
   holdHouseholdLease,
   homeAssistantSink,
   REDELIVERY_WINDOW_MS,
-  type SlugMemory,
   supervisorBroker,
 } from "./ha/index.js";
 import { Heartbeat } from "./health/heartbeat.js";
 import type { Logger } from "./log/logger.js";
 import {
+  assistMemoryOn,
+  bridgeIdentityOn,
   cursorStoreOn,
   DeliveredLog,
   derivedStoreOn,
@@ -31,32 +29,12 @@ import {
   RequestLog,
   type Store,
   StoreError,
+  slugMemoryOn,
 } from "./store/index.js";
 
 const STORAGE_RETRY_MS = 5_000;
 /** The requests of this long are kept for the rate budget across restarts (its window, and some). */
 const REQUEST_HISTORY_MS = 2 * 60_000;
-
-/** The key of the children's settled slugs in the store (see ha/settled-slugs.ts). */
-const SLUGS_KEY = "entity_slugs";
-/** The key of this bridge's id in the store: the same bridge across restarts (the household lease). */
-const INSTANCE_KEY = "instance_id";
-
-/** The children's settled slugs, kept in the store. */
-function slugMemoryOn(store: Store): SlugMemory {
-  return {
-    load: () => store.get<Record<string, string>>(SLUGS_KEY),
-    save: (slugs) => store.set(SLUGS_KEY, { ...slugs }),
-  };
-}
-
-/** What was offered to Assist, kept in the store (see ha/assist.ts). */
-function assistMemoryOn(store: Store): AssistMemory {
-  return {
-    load: () => store.get("assist") as Promise<AssistRecord | undefined>,
-    save: (record) => store.set("assist", { exposed: [...record.exposed], aliases: { ...record.aliases } }),
-  };
-}
 
 /** What the bridge's options set of the engine's polling (options-schema.ts holds their defaults). */
 export function pollingOptions(
@@ -209,11 +187,7 @@ export class App {
     const { homeAssistant } = this.#config;
     // The demo publishes under names of its own, beside the household's bridge, not instead of it.
     if (!homeAssistant || this.#config.entityPrefix) return undefined;
-    let instanceId = await store.get<string>(INSTANCE_KEY);
-    if (!instanceId) {
-      instanceId = randomUUID();
-      await store.set(INSTANCE_KEY, instanceId);
-    }
+    const instanceId = await bridgeIdentityOn(store, this.#logger);
     return holdHouseholdLease({
       ...homeAssistantAccess(homeAssistant),
       logger: this.#logger,
@@ -276,10 +250,10 @@ export class App {
           removeOnStop: this.#config.removeOnStop,
           dashboard: this.#config.options.dashboard,
           assist: this.#config.options.assist,
-          assistMemory: this.#store ? assistMemoryOn(this.#store) : undefined,
+          assistMemory: this.#store ? assistMemoryOn(this.#store, this.#logger) : undefined,
           recentDeliveries: this.#recentDeliveries,
           redeliveryWindowMs: this.#redeliveryWindowMs,
-          slugMemory: this.#store ? slugMemoryOn(this.#store) : undefined,
+          slugMemory: this.#store ? slugMemoryOn(this.#store, this.#logger) : undefined,
           signal,
         }),
       );

@@ -1,10 +1,12 @@
 // The data directory, as the rest of the house sees it, and all it may import of this folder.
 //
-// Shown: the keyed store (openStore, Store) and the cursors kept in it; the append-only logs that
+// Shown: the keyed store (openStore, Store) and what is kept in it, each value checked as it is read
+// back (the cursors, the derived facts, the bridge's identity and memories); the append-only logs that
 // implement the engine's and the sink's storage ports (engine/storage.ts): delivered facts, API
 // requests, recent deliveries; the errors a data directory can raise; the store file's name (tests
 // look for it). Withheld: how the files are made durable (the keyv adapter, the coalescing writer,
 // the append log, the atomic rewrite): one way in, openStore or a log's open.
+export { assistMemoryOn, bridgeIdentityOn, type Memory, slugMemoryOn } from "./bridge-memories.js";
 export { cursorStoreOn } from "./cursor-store.js";
 export { DeliveredLog } from "./delivered-log.js";
 export { derivedStoreOn } from "./derived-store.js";

@@ -1,7 +1,8 @@
 import { rm } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
+import { derivedFactId } from "../../src/engine/derived-facts.js";
 import { silentLogger } from "../../src/log/logger.js";
-import { cursorStoreOn, openStore } from "../../src/store/index.js";
+import { cursorStoreOn, type JsonValue, openStore } from "../../src/store/index.js";
 import { type HaEvent, startMqttRig, testedHomeAssistantVersion } from "../lab/index.js";
 import type { BridgeProcess } from "../support/bridge-process.js";
 import { suiteOnRig } from "../support/lab-bridges.js";
@@ -13,6 +14,8 @@ const version = testedHomeAssistantVersion();
 // judges a child's journal against Home Assistant's delivery record of the child, in both
 // publishing modes: nothing Home Assistant already had is fired again, and the facts after it
 // come once, as news. (test/engine/record-recovery.test.ts covers the judgement's other cases.)
+// A value of the data directory that is damaged (issue 53: an edit by hand, a file of another
+// version) is set aside with one warning, and every fact still arrives once.
 
 const lab = suiteOnRig(() => startMqttRig(version));
 
@@ -100,3 +103,102 @@ describe.each(["rest", "mqtt"] as const)(
     }, 300_000);
   },
 );
+
+/** Writes `values` into the store of a stopped bridge's data directory, as damage would leave them. */
+async function damage(dataDir: string, values: Record<string, JsonValue>): Promise<void> {
+  const store = await openStore({ dataDir, logger: silentLogger() });
+  for (const [key, value] of Object.entries(values)) await store.set(key, value);
+  await store.close();
+}
+
+/** The bridge's warnings that name the data directory's damage. */
+const damageWarnings = (run: BridgeProcess) =>
+  run.output.filter((line) => /WARN/.test(line) && /damaged and (is|are) set aside/.test(line));
+
+describe(`a damaged data directory, on Home Assistant ${version}`, () => {
+  it("a cursor of the wrong type: one warning, nothing fired again, the next fact once", async () => {
+    const { ha, sim } = lab.rig;
+    const child = sim.addChild("Aure", { planned: false });
+    const events = await ha.subscribeEvents("reward_facts_event");
+    try {
+      const before = [1, 2].map(() => sim.addEvent(child.id, { type: "cheer_sent", cheer: "bravo" }));
+      const first = await runUntilFired(
+        child.id,
+        () => lab.start({ children: [child.id], publish: "rest" }),
+        events.events,
+        before.map((e) => e.id),
+      );
+      await damage(dataDirOf(first), { [`cursor:${child.id}`]: { oops: 12345 } });
+      const after = sim.addEvent(child.id, { type: "cheer_sent", cheer: "super" });
+      const run = await runUntilFired(child.id, () => lab.again(first), events.events, [after.id]);
+      for (const fact of [...before, after]) expect(firedOf(events.events, fact.id)).toHaveLength(1);
+      expect(damageWarnings(run)).toHaveLength(1);
+      expect(run.text()).not.toContain("TypeError");
+    } finally {
+      await events.close();
+    }
+  }, 300_000);
+
+  it("a malformed pending derived fact: one warning, the fact beside it sent once", async () => {
+    const { ha, sim } = lab.rig;
+    const child = sim.addChild("Ilan", { planned: false });
+    const day = sim.today(child.id).date;
+    const fact = (behaviorId: string) => ({
+      derived: true,
+      type: "behavior_declared",
+      id: derivedFactId(child.id, day, "behavior_declared", behaviorId),
+      childId: child.id,
+      day,
+      at: new Date().toISOString(),
+      behaviorId,
+      label: "Arroser les plantes",
+      mandatory: false,
+    });
+    const events = await ha.subscribeEvents("reward_facts_event");
+    try {
+      const first = await runUntilFired(
+        child.id,
+        () => lab.start({ children: [child.id], publish: "rest" }),
+        events.events,
+        [sim.addEvent(child.id, { type: "cheer_sent", cheer: "bravo" }).id],
+      );
+      // Worked out before a crash, not yet sent: one intact, one whose label is no text.
+      await damage(dataDirOf(first), {
+        [`derived:${child.id}`]: {
+          state: { last: null, sessions: 0 },
+          pending: [{ ...fact("own-broken"), label: 42 }, fact("own-intact")],
+        },
+      });
+      const intact = fact("own-intact").id;
+      const run = await runUntilFired(child.id, () => lab.again(first), events.events, [intact]);
+      expect(firedOf(events.events, intact)).toHaveLength(1);
+      expect(firedOf(events.events, fact("own-broken").id)).toEqual([]);
+      expect(damageWarnings(run)).toHaveLength(1);
+      expect(run.text()).not.toContain("refused");
+    } finally {
+      await events.close();
+    }
+  }, 300_000);
+
+  it("a damaged identity: one warning, a new one, and the bridge publishes", async () => {
+    const { ha, sim } = lab.rig;
+    const child = sim.addChild("Swann", { planned: false });
+    const events = await ha.subscribeEvents("reward_facts_event");
+    try {
+      const first = await runUntilFired(
+        child.id,
+        () => lab.start({ children: [child.id], publish: "rest" }),
+        events.events,
+        [sim.addEvent(child.id, { type: "cheer_sent", cheer: "bravo" }).id],
+      );
+      await damage(dataDirOf(first), { instance_id: "x".repeat(300) });
+      const after = sim.addEvent(child.id, { type: "cheer_sent", cheer: "super" });
+      const run = await runUntilFired(child.id, () => lab.again(first), events.events, [after.id]);
+      expect(firedOf(events.events, after.id)).toHaveLength(1);
+      expect(damageWarnings(run)).toHaveLength(1);
+      expect(run.text()).toMatch(/identity.*new one/);
+    } finally {
+      await events.close();
+    }
+  }, 300_000);
+});

@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import type { DerivedFact } from "../../src/engine/derived-facts.js";
-import { cursorStoreOn, derivedStoreOn, openStore } from "../../src/store/index.js";
+import {
+  assistMemoryOn,
+  bridgeIdentityOn,
+  cursorStoreOn,
+  derivedStoreOn,
+  openStore,
+  slugMemoryOn,
+} from "../../src/store/index.js";
 import { captureLogger, readStoreFile, tempDir, WARN } from "./helpers.js";
 
 // What the data directory gives back is checked as the API's answers are: a value that does not
@@ -93,5 +100,45 @@ describe("a child's derived facts read back from the data directory", () => {
     expect(warnings()).toEqual([
       expect.objectContaining({ msg: expect.stringMatching(/kept reading.*set aside/) }),
     ]);
+  });
+});
+
+describe("the bridge's own memories read back from the data directory", () => {
+  it("keep the bridge's identity across its restarts", async () => {
+    const { store, logger, warnings } = await opened();
+    const first = await bridgeIdentityOn(store, logger);
+    expect(first).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await bridgeIdentityOn(store, logger)).toBe(first);
+    expect(warnings()).toEqual([]);
+  });
+
+  it("replace a damaged identity with a new one, said once", async () => {
+    const { store, logger, warnings } = await opened();
+    await store.set("instance_id", "x".repeat(300));
+    const drawn = await bridgeIdentityOn(store, logger);
+    expect(drawn).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await bridgeIdentityOn(store, logger)).toBe(drawn);
+    expect(warnings()).toEqual([
+      expect.objectContaining({ msg: expect.stringMatching(/identity.*new one/) }),
+    ]);
+  });
+
+  it("give back the settled slugs and what was offered to Assist, and set aside what does not fit", async () => {
+    const { store, logger, warnings } = await opened();
+    await slugMemoryOn(store, logger).save({ [CHILD]: "lea" });
+    expect(await slugMemoryOn(store, logger).load()).toEqual({ [CHILD]: "lea" });
+    const offered = {
+      exposed: ["sensor.reward_facts_lea_streak"],
+      aliases: { "sensor.reward_facts_lea_streak": "" },
+    };
+    await assistMemoryOn(store, logger).save(offered);
+    expect(await assistMemoryOn(store, logger).load()).toEqual(offered);
+    expect(warnings()).toEqual([]);
+
+    await store.set("entity_slugs", { [CHILD]: "Léa with spaces" });
+    await store.set("assist", { exposed: "all" });
+    expect(await slugMemoryOn(store, logger).load()).toBeUndefined();
+    expect(await assistMemoryOn(store, logger).load()).toBeUndefined();
+    expect(warnings().map((line) => line.key)).toEqual(["entity_slugs", "assist"]);
   });
 });
