@@ -55,7 +55,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 240_000,
     // Two cores: a third worker made the real-Home-Assistant suites starve each other (a kill test
-    // drain and the demo's terminal test timed out under it). Shared by both projects.
+    // drain and the demo's terminal test timed out under it), and on 2026-11-29, with CI's two busy
+    // processes beside, the whole run took 25.5 min with three against 24.3 with two (the kill test
+    // 308 s against 167). Shared by every project.
     maxWorkers: 2,
     /*
      * Coverage of the bridge's own code, measured by `npm test` (which turns it on: a run of a few
@@ -82,7 +84,7 @@ export default defineConfig({
       reportsDirectory: "coverage",
       // The figure even when a test failed: what a failing run still covered is worth seeing.
       reportOnFailure: true,
-      thresholds: { lines: 90 },
+      thresholds: { lines: 95 },
     },
     // The default reporter, and where the run's time went (support/durations-reporter.ts).
     reporters: ["default", "./test/support/durations-reporter.ts"],

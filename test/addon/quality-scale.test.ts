@@ -101,6 +101,12 @@ describe("addon/quality_scale.md", () => {
     },
   );
 
+  it("says test-coverage at the figure npm test gates, the rule's own (above 95 %)", () => {
+    const gate = Number(/thresholds:\s*\{\s*lines:\s*(\d+)/.exec(readText("test/vitest.config.ts"))?.[1]);
+    expect(gate).toBeGreaterThanOrEqual(95);
+    expect(ruleOf("test-coverage")?.comment).toContain(`${gate} %`);
+  });
+
   it("points each done rule at files that exist, and at sections that exist in them", () => {
     const missing: string[] = [];
     for (const [name] of Object.entries(rules)) {
