@@ -253,6 +253,11 @@ export class App {
           assistMemory: this.#store ? assistMemoryOn(this.#store, this.#logger) : undefined,
           recentDeliveries: this.#recentDeliveries,
           redeliveryWindowMs: this.#redeliveryWindowMs,
+          lease: this.#lease && {
+            guard: this.#lease.guard,
+            // A fact refused for the lease: judged again now, not at the next beat.
+            reclaim: () => this.#lease?.check() ?? Promise.resolve(false),
+          },
           slugMemory: this.#store ? slugMemoryOn(this.#store, this.#logger) : undefined,
           signal,
         }),

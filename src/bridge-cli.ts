@@ -1,5 +1,6 @@
 // The bridge's command line: `--help` prints the options (config/help.ts) and exits 0; `--remove`
-// runs the removal step instead of the bridge; any other argument is a mistake, reported in one
+// runs the removal step instead of the bridge (`--force`: even while another bridge still holds
+// the household lease); any other argument is a mistake, reported in one
 // line with exit code 2 before anything starts. Everything else is configured by options and
 // environment variables (run-bridge.ts).
 import { parseArgs } from "node:util";
@@ -13,19 +14,28 @@ export interface BridgeCliIo {
   stderr: (text: string) => void;
 }
 
-export type BridgeArgs = "help" | { run: "bridge" | "removal" } | { problem: string };
+export type BridgeArgs =
+  | "help"
+  | { run: "bridge" }
+  | { run: "removal"; force: boolean }
+  | { problem: string };
 
 /** What the arguments ask for, or the one-line problem of a bad argument. */
 export function parseBridgeArgs(argv: readonly string[]): BridgeArgs {
   try {
     const { values } = parseArgs({
       args: [...argv],
-      options: { help: { type: "boolean", short: "h" }, remove: { type: "boolean" } },
+      options: {
+        help: { type: "boolean", short: "h" },
+        remove: { type: "boolean" },
+        force: { type: "boolean" },
+      },
       strict: true,
       allowPositionals: false,
     });
     if (values.help) return "help";
-    return { run: values.remove ? "removal" : "bridge" };
+    if (values.force && !values.remove) return { problem: "--force goes with --remove" };
+    return values.remove ? { run: "removal", force: values.force === true } : { run: "bridge" };
   } catch (error) {
     return { problem: (error as Error).message };
   }
@@ -49,5 +59,5 @@ export async function bridgeCommand(
     io.stderr(`${usageLine("npm start", args.problem)}\n`);
     return EXIT_USAGE;
   }
-  return runBridge(env, { remove: args.run === "removal" });
+  return runBridge(env, args.run === "removal" ? { remove: true, force: args.force } : {});
 }

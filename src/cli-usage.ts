@@ -6,9 +6,15 @@ import { EXIT_CONFIG } from "./exit-codes.js";
 /** The exit code of a bad command-line value, the same for every command. */
 export const EXIT_USAGE = EXIT_CONFIG;
 
+/** The most of a person's own argument a line echoes back: enough to recognise it. */
+const ECHOED_MAX = 200;
+
 /** `npm run simulator: --port must be … (npm run simulator -- --help lists the options)`. */
 export function usageLine(command: string, problem: string): string {
-  // node:util's parseArgs explains some mistakes over several lines.
+  // node:util's parseArgs explains some mistakes over several lines, and quotes the argument
+  // whole: an option of 100,000 characters came back whole.
   const oneLine = problem.replace(/\s*\n\s*/g, " ");
-  return `${command}: ${oneLine} (${command} -- --help lists the options)`;
+  const cut =
+    oneLine.length > ECHOED_MAX ? `${oneLine.slice(0, ECHOED_MAX)}… (${oneLine.length} characters)` : oneLine;
+  return `${command}: ${cut} (${command} -- --help lists the options)`;
 }

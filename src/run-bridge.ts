@@ -14,8 +14,11 @@ import { runRemoval } from "./run-removal.js";
  */
 export async function runBridge(
   env: NodeJS.ProcessEnv,
-  /** `remove`: the removal step instead of the bridge (`--remove`, bridge-cli.ts). */
-  extra: { sink?: Sink; remove?: boolean } = {},
+  /**
+   * `remove`: the removal step instead of the bridge (`--remove`, bridge-cli.ts); `force`: even
+   * while another bridge holds the household lease (`--force`).
+   */
+  extra: { sink?: Sink; remove?: boolean; force?: boolean } = {},
 ): Promise<number> {
   let config: ReturnType<typeof loadConfig>;
   try {
@@ -31,18 +34,23 @@ export async function runBridge(
     config.broker.kind === "url" ? (config.broker.password ?? "") : "",
   ];
   const logger = createLogger({ level: config.options.log_level, secrets });
-  if (extra.remove || config.options.remove_from_home_assistant) return removeOnce(config, logger);
+  if (extra.remove || config.options.remove_from_home_assistant)
+    return removeOnce(config, logger, extra.force === true);
   const app = new App({ config, logger, ...(extra.sink ? { extraSink: extra.sink } : {}) });
   return runUntilStopped(app, { signals: ["SIGTERM", "SIGINT"], voice: bridgeVoice(logger) });
 }
 
 /** The removal step, stopped early by the same signals as the bridge. */
-async function removeOnce(config: ReturnType<typeof loadConfig>, logger: Logger): Promise<number> {
+async function removeOnce(
+  config: ReturnType<typeof loadConfig>,
+  logger: Logger,
+  force: boolean,
+): Promise<number> {
   const stop = new AbortController();
   const onSignal = () => stop.abort();
   for (const signal of ["SIGTERM", "SIGINT"] as const) process.on(signal, onSignal);
   try {
-    return await runRemoval(config, logger, stop.signal);
+    return await runRemoval(config, logger, stop.signal, { force });
   } finally {
     for (const signal of ["SIGTERM", "SIGINT"] as const) process.off(signal, onSignal);
   }

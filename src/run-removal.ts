@@ -7,6 +7,7 @@ import { EXIT_CONFIG, EXIT_FAILURE, EXIT_OK } from "./exit-codes.js";
 import {
   type BrokerAddress,
   DEMO_ENTITY_PREFIX,
+  RemovalRefusedError,
   removeFromHomeAssistant,
   supervisorBroker,
 } from "./ha/index.js";
@@ -15,7 +16,13 @@ import type { Logger } from "./log/logger.js";
 /** However long Home Assistant takes to come up, the removal gives up after this. */
 const REMOVAL_LIMIT_MS = 5 * 60_000;
 
-export async function runRemoval(config: BridgeConfig, logger: Logger, stop: AbortSignal): Promise<number> {
+export async function runRemoval(
+  config: BridgeConfig,
+  logger: Logger,
+  stop: AbortSignal,
+  /** `force`: even while another bridge holds the household lease (`--force`). */
+  options: { force?: boolean } = {},
+): Promise<number> {
   const homeAssistant = config.homeAssistant;
   if (!homeAssistant) {
     logger.error(
@@ -32,9 +39,14 @@ export async function runRemoval(config: BridgeConfig, logger: Logger, stop: Abo
       logger,
       besides: [DEMO_ENTITY_PREFIX],
       signal,
+      force: options.force === true,
     });
     return result.failed.length > 0 ? EXIT_FAILURE : EXIT_OK;
   } catch (error) {
+    if (error instanceof RemovalRefusedError) {
+      logger.error(`nothing was removed: ${error.message}`);
+      return EXIT_CONFIG;
+    }
     const reason = signal.aborted
       ? stop.aborted
         ? "stopped before it was done"

@@ -14,7 +14,8 @@ afterEach(() => {
 describe("the bridge's command line", () => {
   it("runs the bridge without arguments, the removal with --remove, the help with --help", () => {
     expect(parseBridgeArgs([])).toEqual({ run: "bridge" });
-    expect(parseBridgeArgs(["--remove"])).toEqual({ run: "removal" });
+    expect(parseBridgeArgs(["--remove"])).toEqual({ run: "removal", force: false });
+    expect(parseBridgeArgs(["--remove", "--force"])).toEqual({ run: "removal", force: true });
     expect(parseBridgeArgs(["--help"])).toBe("help");
     expect(parseBridgeArgs(["-h", "--remove"])).toBe("help");
   });
@@ -22,6 +23,8 @@ describe("the bridge's command line", () => {
   it("refuses what it does not know, by name", () => {
     expect(parseBridgeArgs(["--purge"])).toEqual({ problem: expect.stringMatching(/--purge/) });
     expect(parseBridgeArgs(["remove"])).toEqual({ problem: expect.any(String) });
+    // --force is the removal's: on its own it would go unheard.
+    expect(parseBridgeArgs(["--force"])).toEqual({ problem: "--force goes with --remove" });
   });
 
   it("mentions the removal and its other spellings in --help", () => {
@@ -73,6 +76,24 @@ describe("bridgeCommand", () => {
     expect(streams.err).toHaveLength(1);
     expect(streams.err[0]).toMatch(/^npm start: .*--purge.* \(npm start -- --help lists the options\)\n$/);
     expect(streams.out).toEqual([]);
+  });
+
+  it("echoes an unknown option cut short: a 100,000-character one comes back in one short line", async () => {
+    const stderr: string[] = [];
+    const code = await bridgeCommand(
+      [`--${"x".repeat(100_000)}`],
+      {},
+      {
+        stdout: () => undefined,
+        stderr: (text) => stderr.push(text),
+      },
+    );
+    expect(code).toBe(EXIT_CONFIG);
+    expect(stderr).toHaveLength(1);
+    expect(stderr[0]?.length).toBeLessThan(400);
+    expect(stderr[0]).toMatch(
+      /^npm start: .*--xxxx.*… \(\d+ characters\) \(npm start -- --help lists the options\)\n$/,
+    );
   });
 
   it("writes to the process's own streams unless given others", async () => {

@@ -21,6 +21,8 @@ export interface EventsJobContext extends FactDeliveryContext {
   recovery: RecordRecovery;
   /** What that judgement found per child, for this run. */
   recovered: Map<string, Recovery>;
+  /** Children whose stored cursor was checked against the sink's record this run. */
+  checkedBehind: Set<string>;
 }
 
 /**
@@ -31,12 +33,13 @@ export const CURSOR_FUTURE_TOLERANCE_MS = 10 * 60_000;
 
 /** The events context's own parts, built from the rest of it. */
 export function eventsJobParts(
-  ctx: Omit<EventsJobContext, "recovery" | "recovered" | "cursorRejectedWarned">,
-): Pick<EventsJobContext, "recovery" | "recovered" | "cursorRejectedWarned"> {
+  ctx: Omit<EventsJobContext, "recovery" | "recovered" | "cursorRejectedWarned" | "checkedBehind">,
+): Pick<EventsJobContext, "recovery" | "recovered" | "cursorRejectedWarned" | "checkedBehind"> {
   return {
     recovery: new RecordRecovery({ ...ctx, dayStartOf: (instant) => ctx.dayStart(instant) }),
     recovered: new Map(),
     cursorRejectedWarned: new Set(),
+    checkedBehind: new Set(),
   };
 }
 
@@ -67,7 +70,7 @@ export async function pollEvents(
   child: ChildRef,
   signal: AbortSignal,
 ): Promise<EventsOutcome> {
-  const stored = await usableCursor(ctx, child);
+  const stored = await cursorNotBehind(ctx, child, await usableCursor(ctx, child), signal);
   if (stored === undefined && !ctx.recovered.has(child.id)) {
     ctx.recovered.set(child.id, await ctx.recovery.recover(child, Date.now(), signal));
   }
@@ -117,6 +120,31 @@ export async function pollEvents(
       ...(handed.firstAt === undefined ? {} : { firstFactAt: handed.firstAt }),
     };
   }
+}
+
+/**
+ * The stored cursor, once a run, unless the sink's record names a fact this data directory never
+ * handled: another run delivered from a copy of it meanwhile (moved to another host while the
+ * original still ran, a backup restored), and from this cursor those facts would go again. The
+ * child is then judged against the record, as after a lost data directory.
+ */
+async function cursorNotBehind(
+  ctx: EventsJobContext,
+  child: ChildRef,
+  stored: string | undefined,
+  signal: AbortSignal,
+): Promise<string | undefined> {
+  if (stored === undefined || ctx.checkedBehind.has(child.id)) return stored;
+  const record = await ctx.recovery.behind(child);
+  ctx.checkedBehind.add(child.id);
+  if (!record) return stored;
+  ctx.logger.warn(
+    { child: child.firstName },
+    "Home Assistant's delivery record names a fact this data directory never sent (another run of this bridge delivered it): the journal is judged against the record, nothing it holds is sent again",
+  );
+  await ctx.cursors.delete(child.id);
+  ctx.recovered.set(child.id, await ctx.recovery.recover(child, Date.now(), signal, record));
+  return undefined;
 }
 
 /**

@@ -60,11 +60,17 @@ export class RecordRecovery {
    * that a crash cut short), the ledger tells which facts arrived, each in doubt resolved by the
    * destination as always: the record only says from which day to read.
    */
-  async recover(child: ChildRef, now: number, signal: AbortSignal): Promise<Recovery> {
+  async recover(
+    child: ChildRef,
+    now: number,
+    signal: AbortSignal,
+    /** The record names a fact this data directory never handled (`behind`): its ledger is not trusted. */
+    known?: DeliveryRecordReading,
+  ): Promise<Recovery> {
     const ctx = this.#ctx;
     const today = ctx.dayStartOf(now);
-    const reading: DeliveryRecordReading = (await ctx.sink.readDeliveryRecord?.(child)) ?? { kind: "none" };
-    if (ctx.delivered.knows(child.id)) {
+    const reading: DeliveryRecordReading = known ?? (await this.#record(child));
+    if (known === undefined && ctx.delivered.knows(child.id)) {
       return { since: reading.kind === "names" ? ctx.dayStartOf(Math.min(now, reading.updatedAt)) : today };
     }
     switch (reading.kind) {
@@ -78,8 +84,25 @@ export class RecordRecovery {
         );
         return { since: today, uncertainUntil: now };
       case "names":
+        // Found behind (`known`): the caller has said why already.
+        if (known) this.#lossSaid = true;
         return this.#judge(child, reading, now, signal);
     }
+  }
+
+  /**
+   * The destination's record of the child when it names a fact this data directory never handled
+   * (neither sent nor acknowledged): another run delivered it, so this data directory is behind
+   * what the destination holds (a copy of it, taken while that run went on). Undefined otherwise.
+   */
+  async behind(child: ChildRef): Promise<DeliveryRecordReading | undefined> {
+    const reading = await this.#record(child);
+    if (reading.kind !== "names") return undefined;
+    return this.#ctx.delivered.stateOf(child.id, reading.factId) === undefined ? reading : undefined;
+  }
+
+  async #record(child: ChildRef): Promise<DeliveryRecordReading> {
+    return (await this.#ctx.sink.readDeliveryRecord?.(child)) ?? { kind: "none" };
   }
 
   async #judge(

@@ -24,6 +24,11 @@ export interface DeliveryScriptInput {
   serviceKey: "action" | "service";
   /** Steps run before the bus event, in the same run: one list when redelivered, one otherwise. */
   beforeEvent?: { redelivered: unknown[]; otherwise: unknown[] };
+  /**
+   * The household lease this run must still hold (household-lease.ts): the fact is refused,
+   * before anything else, when the helper names another run. None for the demo, which holds none.
+   */
+  lease?: { entityId: string; run: string };
 }
 
 export interface DeliveryScriptMessage {
@@ -32,10 +37,10 @@ export interface DeliveryScriptMessage {
   variables: Record<string, unknown>;
 }
 
-/** What the script answered: fired (with the record's new stamp), or already there. */
+/** What the script answered: fired (with the record's new stamp), already there, or refused. */
 export type DeliveryScriptResult =
   | { fired: true; stamp: string | undefined; redelivered: boolean }
-  | { fired: false };
+  | { fired: false; refused?: "lease" };
 
 // Home Assistant renders every string holding one of these as a template.
 const TEMPLATE_DELIMITERS = /\{%|\{\{|\{#/;
@@ -55,9 +60,13 @@ export function deliveryScript(input: DeliveryScriptInput): DeliveryScriptMessag
   // Entity ids can only be reached by attribute in templates; this one is checked above.
   const recordState = `states.${record}`;
   const { data, raw } = literalData(input.data);
+  const { lease } = input;
+  if (lease && !/^input_text\.[a-z0-9_]+$/.test(lease.entityId))
+    throw new Error(`not an input_text entity id: ${lease.entityId}`);
   return {
     type: "execute_script",
     variables: {
+      ...(lease ? { lease_entity: lease.entityId, lease_holder: `"run":"${lease.run}"` } : {}),
       record,
       fact_id: input.factId,
       in_doubt: input.inDoubt,
@@ -65,32 +74,49 @@ export function deliveryScript(input: DeliveryScriptInput): DeliveryScriptMessag
       resent: input.redelivered === true,
       raw,
     },
+    // Every run ends at the one stop at the top, whose answer says what happened: Home Assistant
+    // 2024.3 answers nothing for a stop inside an `if`, and a refusal read as "already there" would
+    // lose the fact.
     sequence: [
-      // Already fired: nothing to do (the script stops here and answers no response).
-      { condition: "template", value_template: "{{ states(record) != fact_id }}" },
       {
         variables: {
+          // Another run holds the household lease: nothing is fired, and the answer says so.
+          held: lease ? "{{ lease_holder in states(lease_entity) }}" : true,
+        },
+      },
+      {
+        variables: {
+          // Already fired (the record names it): nothing to do.
+          fire: "{{ held and states(record) != fact_id }}",
           redelivered:
             `{% set s = ${recordState} %}` +
             "{{ resent or (in_doubt and expected != '' and (s is none or s.last_updated.isoformat() != expected)) }}",
         },
       },
-      ...beforeEventSteps(input.beforeEvent),
-      { event: input.eventType, event_data: { ...data, redelivered: "{{ redelivered }}" } },
       {
-        [input.serviceKey]: "input_text.set_value",
-        target: { entity_id: record },
-        data: { value: input.factId },
+        if: [{ condition: "template", value_template: "{{ fire }}" }],
+        // biome-ignore lint/suspicious/noThenProperty: Home Assistant's `if` step spells it so; never awaited.
+        then: [
+          ...beforeEventSteps(input.beforeEvent),
+          { event: input.eventType, event_data: { ...data, redelivered: "{{ redelivered }}" } },
+          {
+            [input.serviceKey]: "input_text.set_value",
+            target: { entity_id: record },
+            data: { value: input.factId },
+          },
+        ],
       },
       {
         variables: {
           receipt: {
+            fired: "{{ fire }}",
+            refused: "{{ not held }}",
             stamp: `{{ ${recordState}.last_updated.isoformat() if ${recordState} is not none else '' }}`,
             redelivered: "{{ redelivered }}",
           },
         },
       },
-      { stop: "delivered", response_variable: "receipt" },
+      { stop: "answered", response_variable: "receipt" },
     ],
   };
 }
@@ -108,11 +134,21 @@ function beforeEventSteps(steps: DeliveryScriptInput["beforeEvent"]): unknown[] 
   ];
 }
 
-/** Reads the `execute_script` result: `{context, response}`, the response null when it stopped early. */
+/**
+ * Reads the `execute_script` result: `{context, response}`. The script always answers (above);
+ * an answer without one is read as nothing fired, as an earlier script's early stop was.
+ */
 export function readDeliveryResult(result: unknown): DeliveryScriptResult {
   const response = (result as { response?: unknown } | null)?.response;
   if (response === null || response === undefined || typeof response !== "object") return { fired: false };
-  const { stamp, redelivered } = response as { stamp?: unknown; redelivered?: unknown };
+  const { fired, stamp, redelivered, refused } = response as {
+    fired?: unknown;
+    stamp?: unknown;
+    redelivered?: unknown;
+    refused?: unknown;
+  };
+  if (refused === true) return { fired: false, refused: "lease" };
+  if (fired !== true) return { fired: false };
   return {
     fired: true,
     stamp: typeof stamp === "string" && stamp !== "" ? stamp : undefined,

@@ -11,7 +11,7 @@ import type { RecentDeliveryHistory } from "../engine/storage.js";
 import type { Logger } from "../log/logger.js";
 import type { HaConnection } from "./connection.js";
 import { DeliveryRecords } from "./delivery-records.js";
-import { deliveryScript, readDeliveryResult } from "./delivery-script.js";
+import { type DeliveryScriptResult, deliveryScript, readDeliveryResult } from "./delivery-script.js";
 import { type DeliveryStream, streamOf } from "./delivery-stream.js";
 import type { ChildIdentity } from "./entities.js";
 import type { EntityNames } from "./entity-names.js";
@@ -32,6 +32,20 @@ export interface EventDelivererOptions {
   recentDeliveries?: RecentDeliveryHistory | undefined;
   /** How long an answered fact may be owed after a drop; REDELIVERY_WINDOW_MS when absent. */
   redeliveryWindowMs?: number | undefined;
+  /** The household lease each delivery checks, and who is told when one is refused for it. */
+  lease?: DeliveryLease | undefined;
+}
+
+/** The household lease as a delivery meets it (household-lease.ts). */
+export interface DeliveryLease {
+  /** The helper the delivery script reads, and this run's token it must find there. */
+  guard: { entityId: string; run: string };
+  /**
+   * A fact was refused for the lease: judged again now. True when this run holds it still (Home
+   * Assistant lost the helper in a crash, say, and it was written again); false when another run
+   * took it (the bridge is told and stops publishing) or Home Assistant could not be asked.
+   */
+  reclaim: () => Promise<boolean>;
 }
 
 /**
@@ -54,6 +68,7 @@ export class EventDeliverer {
   readonly #recent: RecentDeliveries;
   /** When Home Assistant last refused a fact (not a dropped link): the status shows it degraded. */
   #lastRefusal = 0;
+  readonly #lease: EventDelivererOptions["lease"];
 
   constructor(options: EventDelivererOptions) {
     this.#connection = options.connection;
@@ -61,6 +76,7 @@ export class EventDeliverer {
     this.#names = options.names;
     this.#logger = options.logger;
     this.#identityOf = options.identityOf;
+    this.#lease = options.lease;
     this.records = new DeliveryRecords(options.connection, options.logger, options.names);
     this.#recent = new RecentDeliveries(
       options.redeliveryWindowMs ?? REDELIVERY_WINDOW_MS,
@@ -106,7 +122,7 @@ export class EventDeliverer {
         });
         return {};
       }
-      const result = await this.#deliverScripted(identity, child, delivery, record, delivery.uncertain);
+      const result = await this.#deliverUnderLease(identity, child, delivery, record, delivery.uncertain);
       if (!result.fired) return { alreadyDelivered: true };
       if (result.redelivered) {
         this.#logger.warn(
@@ -176,11 +192,33 @@ export class EventDeliverer {
         );
         for (const { delivery } of owed) {
           const again = { ...delivery, ageSeconds: factAgeSeconds(delivery.event.at) };
-          await this.#deliverScripted(this.#identityOf(child), child, again, record, true);
+          // Refused for the lease, they stay owed (unsettled): tried again before the next fact.
+          await this.#deliverUnderLease(this.#identityOf(child), child, again, record, true);
         }
       }
     }
     this.#recent.settled();
+  }
+
+  /**
+   * A scripted delivery the lease let through. Refused for it, the lease is judged again: this run
+   * holds it still (Home Assistant lost the helper when it was killed), the fact goes once more;
+   * another run took it, nothing was fired and nothing is (NotDeliveredError: it stays owed).
+   */
+  async #deliverUnderLease(
+    identity: ChildIdentity,
+    child: ChildRef,
+    delivery: FactDelivery,
+    record: string,
+    resent: boolean,
+  ): Promise<DeliveryScriptResult> {
+    const result = await this.#deliverScripted(identity, child, delivery, record, resent);
+    if (result.fired || result.refused !== "lease") return result;
+    if (this.#lease && (await this.#lease.reclaim())) {
+      const again = await this.#deliverScripted(identity, child, delivery, record, resent);
+      if (again.fired || again.refused !== "lease") return again;
+    }
+    throw new NotDeliveredError("another Reward Facts bridge holds the household lease");
   }
 
   /**
@@ -208,6 +246,7 @@ export class EventDeliverer {
       expectedStamp: delivery.lastReceipt,
       redelivered: resent,
       serviceKey: this.#connection.supportsActionKey ? "action" : "service",
+      ...(this.#lease ? { lease: this.#lease.guard } : {}),
     });
     this.#recent.sent(child, delivery);
     const result = readDeliveryResult(await this.#connection.command({ ...script }));

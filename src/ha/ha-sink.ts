@@ -23,7 +23,7 @@ import { type ChildIdentity, childEntities, refusedStatusEntity, statusEntity } 
 import { contractNames, type EntityNames } from "./entity-names.js";
 import type { EntityPublisher, EntityPublisherFactory } from "./entity-publisher.js";
 import { HomeAssistantAuthError, HomeAssistantNotAdminError } from "./errors.js";
-import { EventDeliverer } from "./event-deliverer.js";
+import { type DeliveryLease, EventDeliverer } from "./event-deliverer.js";
 import { RestEntities } from "./rest/rest-entities.js";
 import { SettledSlugs, type SlugMemory } from "./settled-slugs.js";
 import { slugsShown } from "./shown-slugs.js";
@@ -50,6 +50,8 @@ export interface HaSinkOptions {
   recentDeliveries?: RecentDeliveryHistory | undefined;
   /** How long an answered fact may be owed after a drop (REDELIVERY_WINDOW_MS unless a test shortens it). */
   redeliveryWindowMs?: number | undefined;
+  /** The household lease every delivery checks (none for the demo), and who hears of a refusal. */
+  lease?: DeliveryLease | undefined;
   /** Where the children's settled slugs are kept across restarts (settled-slugs.ts). */
   slugMemory?: SlugMemory | undefined;
   /** Offer the children's entities to Assist, with aliases (assist.ts); on unless told. */
@@ -147,6 +149,7 @@ export class HaSink implements Sink {
       identityOf: (child) => this.#identity(child),
       recentDeliveries: options.recentDeliveries,
       redeliveryWindowMs: options.redeliveryWindowMs,
+      lease: options.lease,
     });
     this.#dashboard = options.dashboard
       ? new DashboardKeeper({

@@ -1,11 +1,21 @@
+import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
+import { SinkRefusedError } from "../engine/sink.js";
 import { sleep } from "../engine/sleep.js";
 import { request } from "../http/undici.js";
 import type { Logger } from "../log/logger.js";
 import { HaConnection } from "./connection.js";
 import { contractNames } from "./entity-names.js";
-import { HomeAssistantHttpError } from "./errors.js";
-import { describeHolder, encodeLease, judgeLease, type LeaseAsker, type LeaseHolder } from "./lease.js";
+import { HomeAssistantAuthError, HomeAssistantHttpError, HomeAssistantNotAdminError } from "./errors.js";
+import {
+  describeHolder,
+  encodeLease,
+  judgeLease,
+  type LeaseAsker,
+  type LeaseHolder,
+  type LeaseJudgement,
+  type LeaseReading,
+} from "./lease.js";
 import { ANOTHER_BRIDGE_NOTIFICATION_ID } from "./notifications.js";
 import { fill, textsFor } from "./texts/texts.js";
 
@@ -15,7 +25,9 @@ import { fill, textsFor } from "./texts/texts.js";
 // log line, one notification naming both), publishes nothing (no connection to the broker even),
 // and checks again every beat, so it takes over once the first is removed or has been silent for
 // three beats (killed). A helper rather than a retained MQTT message: it works in both publishing
-// modes, and Home Assistant keeps it across its restarts.
+// modes, and Home Assistant keeps it across its restarts. Each fact's delivery script checks it too
+// (delivery-script.ts): a bridge that believes it holds the lease while another run does cannot
+// fire a fact, whatever the two believe.
 
 export interface HouseholdLeaseOptions {
   url: string;
@@ -50,12 +62,14 @@ const DEFAULT_BEAT_MS = 5 * 60_000;
 /** After writing the lease, the wait before reading it back: two bridges starting at once, the later write wins. */
 const SETTLE_MS = 2_000;
 const READ_TIMEOUT_MS = 3_000;
+/** How often the heartbeat says "alive and waiting" while Home Assistant is awaited. */
+const WAITING_BEAT_MS = 30_000;
 
 /**
  * Whether a process of this host runs. This process's own pid is another's that ran before it
  * (a container restarted gives the bridge the same pid): gone.
  */
-function isRunning(pid: number): boolean {
+export function isRunning(pid: number): boolean {
   if (pid === process.pid) return false;
   try {
     process.kill(pid, 0);
@@ -65,15 +79,66 @@ function isRunning(pid: number): boolean {
   }
 }
 
+/**
+ * The lease's value and its age by Home Assistant's clock: its answer's Date against the helper's
+ * last_updated. Without a Date (a proxy that drops it), this host's clock stands in.
+ */
+export async function readLease(access: { url: string; token: string }): Promise<LeaseReading> {
+  const entityId = `input_text.${contractNames.leaseHelper}`;
+  const response = await request(`${access.url}/api/states/${entityId}`, {
+    headers: { authorization: `Bearer ${access.token}` },
+    // A Home Assistant that does not answer is tried again at the next beat; a stop does not wait.
+    signal: AbortSignal.timeout(READ_TIMEOUT_MS),
+  });
+  if (response.statusCode === 404) {
+    await response.body.dump();
+    return { value: undefined, ageMs: undefined };
+  }
+  if (response.statusCode >= 300) {
+    await response.body.dump();
+    throw new HomeAssistantHttpError(
+      `Home Assistant answered ${response.statusCode} to GET /api/states/${entityId}`,
+      response.statusCode,
+    );
+  }
+  const state = (await response.body.json()) as { state?: unknown; last_updated?: unknown };
+  const date = response.headers.date;
+  const now = Date.parse(typeof date === "string" ? date : "") || Date.now();
+  const written = Date.parse(typeof state.last_updated === "string" ? state.last_updated : "");
+  return {
+    value: typeof state.state === "string" ? state.state : undefined,
+    ageMs: Number.isFinite(written) ? Math.max(0, now - written) : undefined,
+  };
+}
+
+/**
+ * Who holds the lease now and is alive, as a run that is no bridge sees it (the removal step): a
+ * holder on this host whose process is gone (the add-on restarted into its removal) holds nothing.
+ */
+export async function livingHolder(access: { url: string; token: string }): Promise<LeaseHolder | undefined> {
+  const asker: LeaseAsker = { id: "", run: "", host: hostname(), isRunning };
+  const judged = judgeLease(await readLease(access), asker, 3 * DEFAULT_BEAT_MS);
+  return judged.kind === "taken" ? judged.holder : undefined;
+}
+
 /** The lease, held: renewed every beat until released. */
 export interface HeldLease {
+  /** What a delivery checks the lease against: the helper, and this run's token in it. */
+  readonly guard: { entityId: string; run: string };
+  /**
+   * Judges the lease again now (a delivery was refused for it), and writes it again while it is
+   * this run's: true then. Lost, the bridge is told (onLost) and it is false; so it is when Home
+   * Assistant cannot be asked.
+   */
+  check(): Promise<boolean>;
   release(): Promise<void>;
 }
 
 /**
  * Waits until this bridge holds the household lease (at once, unless another bridge publishes to
- * this Home Assistant), then keeps it. Rejects only when `signal` aborts or Home Assistant refuses
- * the token.
+ * this Home Assistant), then keeps it. Rejects only when `signal` aborts, or with SinkRefusedError
+ * when Home Assistant refuses the token (or its user is no administrator): the lease meets the
+ * token first, and a person must fix it, as when the sink meets it.
  */
 export async function holdHouseholdLease(options: HouseholdLeaseOptions): Promise<HeldLease> {
   const lease = new HouseholdLease(options);
@@ -81,6 +146,8 @@ export async function holdHouseholdLease(options: HouseholdLeaseOptions): Promis
     await lease.acquire();
   } catch (error) {
     lease.close();
+    if (error instanceof HomeAssistantAuthError || error instanceof HomeAssistantNotAdminError)
+      throw new SinkRefusedError(error.message, { cause: error });
     throw error;
   }
   return lease;
@@ -95,19 +162,22 @@ class HouseholdLease implements HeldLease {
   readonly #helperId = contractNames.leaseHelper;
   readonly #entityId = `input_text.${contractNames.leaseHelper}`;
   #timer: NodeJS.Timeout | undefined;
-  #renewing: Promise<void> = Promise.resolve();
+  #renewing: Promise<unknown> = Promise.resolve();
+  /** Another run took the lease: told once, never judged again. */
+  #lost = false;
 
   constructor(options: HouseholdLeaseOptions) {
     this.#o = options;
     this.#beatMs = options.beatMs ?? DEFAULT_BEAT_MS;
     this.#self = {
       id: options.instanceId,
+      run: randomBytes(6).toString("hex"),
       host: hostname(),
       mode: options.mode,
       pid: process.pid,
       since: new Date().toISOString(),
     };
-    this.#asker = { id: options.instanceId, host: this.#self.host, isRunning };
+    this.#asker = { id: options.instanceId, run: this.#self.run as string, host: this.#self.host, isRunning };
     this.#connection = new HaConnection({
       url: options.url,
       token: options.token,
@@ -117,34 +187,21 @@ class HouseholdLease implements HeldLease {
     });
   }
 
+  get guard(): { entityId: string; run: string } {
+    return { entityId: this.#entityId, run: this.#asker.run };
+  }
+
   async acquire(): Promise<void> {
-    const { logger, signal } = this.#o;
-    await this.#connection.open(signal);
-    await this.#connection.whenReady(signal);
-    let told: string | undefined;
-    while (true) {
-      signal.throwIfAborted();
-      this.#o.onWait?.();
-      const holder = await this.#tryTake().catch((error: unknown) => {
-        // Home Assistant restarting, a helper it refused: tried again at the next beat.
-        logger.debug({ err: error }, "the household lease could not be checked");
-        return "unknown" as const;
-      });
-      if (holder === undefined) break;
-      if (holder !== "unknown" && holder.id !== told) {
-        told = holder.id;
-        logger.warn(
-          `another Reward Facts bridge already publishes to this Home Assistant (${describeHolder(holder)}): ` +
-            `this one (${describeHolder(this.#self)}) publishes nothing and checks again every ` +
-            `${Math.round(this.#beatMs / 1000)} s; stop one of them (status another_bridge)`,
-        );
-        await this.#notify(holder).catch((error: unknown) =>
-          logger.warn({ err: error }, "a notification could not be updated in Home Assistant"),
-        );
-      }
-      await sleep(this.#beatMs, signal);
+    const { signal } = this.#o;
+    // Waiting for Home Assistant is healthy (a boot takes minutes): the heartbeat says so meanwhile.
+    const waiting = setInterval(() => this.#o.onWait?.(), WAITING_BEAT_MS);
+    try {
+      await this.#connection.open(signal);
+      await this.#connection.whenReady(signal);
+      await this.#takeWhenFree();
+    } finally {
+      clearInterval(waiting);
     }
-    if (told) logger.info("the other bridge's household lease ended: this bridge publishes now");
     await this.#connection
       .command({
         type: "call_service",
@@ -159,13 +216,63 @@ class HouseholdLease implements HeldLease {
     this.#timer.unref();
   }
 
+  /** Checks every beat until the lease is free or this bridge's, and takes it. */
+  async #takeWhenFree(): Promise<void> {
+    const { logger, signal } = this.#o;
+    let told: string | undefined;
+    while (true) {
+      signal.throwIfAborted();
+      this.#o.onWait?.();
+      const taken = await this.#tryTake().catch((error: unknown) => {
+        // Home Assistant restarting, a helper it refused: tried again at the next beat.
+        logger.debug({ err: error }, "the household lease could not be checked");
+        return "unknown" as const;
+      });
+      if (taken === undefined) break;
+      const holderRun = taken === "unknown" ? undefined : `${taken.holder.id}/${taken.holder.run}`;
+      if (taken !== "unknown" && holderRun !== told) {
+        told = holderRun;
+        logger.warn(this.#waitingLine(taken));
+        await this.#notify(taken.holder).catch((error: unknown) =>
+          logger.warn({ err: error }, "a notification could not be updated in Home Assistant"),
+        );
+      }
+      await sleep(this.#beatMs, signal);
+    }
+    if (told) logger.info("the other bridge's household lease ended: this bridge publishes now");
+  }
+
+  /** Why this bridge waits, in one line. */
+  #waitingLine(taken: Extract<LeaseJudgement, { kind: "taken" }>): string {
+    const waits = `publishes nothing and checks again every ${Math.round(this.#beatMs / 1000)} s`;
+    if (taken.copy)
+      return (
+        `another Reward Facts bridge runs with this bridge's own identity (${describeHolder(taken.holder)}): ` +
+        `its data directory was copied (moved from the add-on to standalone, or a backup restored beside ` +
+        `it); this one (${describeHolder(this.#self)}) ${waits}; stop one of them, or give this one a data ` +
+        "directory of its own (status another_bridge)"
+      );
+    return (
+      `another Reward Facts bridge already publishes to this Home Assistant (${describeHolder(taken.holder)}): ` +
+      `this one (${describeHolder(this.#self)}) ${waits}; stop one of them (status another_bridge)`
+    );
+  }
+
+  /** Judges the lease again now: a delivery was refused for it (delivery-script.ts). */
+  async check(): Promise<boolean> {
+    await this.#renewing;
+    const renewing = this.#renew();
+    this.#renewing = renewing;
+    return renewing;
+  }
+
   /** Gives the lease up (a clean stop): another bridge may take it at its next check. */
   async release(): Promise<void> {
     clearInterval(this.#timer);
     await this.#renewing;
     try {
-      if (judgeLease(await this.#read(), this.#asker, Date.now(), this.#ttl).kind === "mine")
-        await this.#write("");
+      const now = judgeLease(await this.#read(), this.#asker, this.#ttl);
+      if (now.kind === "mine" && !now.restarted) await this.#write("");
     } finally {
       this.close();
     }
@@ -180,38 +287,49 @@ class HouseholdLease implements HeldLease {
     return 3 * this.#beatMs;
   }
 
-  /** Takes the lease when it is free or ours; the holder when another bridge holds it. */
-  async #tryTake(): Promise<LeaseHolder | undefined> {
+  /** Takes the lease when it is free or this bridge's; the judgement when another bridge holds it. */
+  async #tryTake(): Promise<Extract<LeaseJudgement, { kind: "taken" }> | undefined> {
     await this.#ensureHelper();
-    const before = judgeLease(await this.#read(), this.#asker, Date.now(), this.#ttl);
-    if (before.kind === "taken") return before.holder;
+    const before = judgeLease(await this.#read(), this.#asker, this.#ttl);
+    if (before.kind === "taken") return before;
     if (before.kind === "free" && before.expired)
       this.#o.logger.info(
         { holder: describeHolder(before.expired) },
         "the household lease of a bridge silent for too long has expired: this bridge takes it",
       );
     await this.#write(this.#lease());
+    // This bridge's own earlier run (restarted in place): nobody else to settle with.
+    if (before.kind === "mine") return undefined;
     await sleep(SETTLE_MS, this.#o.signal);
-    const after = judgeLease(await this.#read(), this.#asker, Date.now(), this.#ttl);
-    return after.kind === "taken" ? after.holder : undefined;
+    const after = judgeLease(await this.#read(), this.#asker, this.#ttl);
+    return after.kind === "taken" ? after : undefined;
   }
 
-  async #renew(): Promise<void> {
+  async #renew(): Promise<boolean> {
+    if (this.#lost) return false;
     try {
-      const now = judgeLease(await this.#read(), this.#asker, Date.now(), this.#ttl);
+      const now = judgeLease(await this.#read(), this.#asker, this.#ttl);
       if (now.kind === "taken") {
+        this.#lost = true;
         clearInterval(this.#timer);
         this.#o.onLost(
           new LeaseLostError(
-            `another Reward Facts bridge took over publishing to this Home Assistant (${describeHolder(now.holder)})`,
+            now.copy
+              ? `another Reward Facts bridge with this bridge's own identity took over publishing to this Home Assistant (${describeHolder(now.holder)})`
+              : `another Reward Facts bridge took over publishing to this Home Assistant (${describeHolder(now.holder)})`,
           ),
         );
-        return;
+        return false;
       }
+      // Deleted by hand, or lost by a Home Assistant killed before it saved it: made again, or no
+      // delivery could check it.
+      if (now.kind === "free") await this.#ensureHelper();
       await this.#write(this.#lease());
+      return true;
     } catch (error) {
       // Home Assistant away: the next beat tries again (the lease lasts three).
       this.#o.logger.debug({ err: error }, "the household lease could not be renewed");
+      return false;
     }
   }
 
@@ -242,25 +360,8 @@ class HouseholdLease implements HeldLease {
     });
   }
 
-  async #read(): Promise<string | undefined> {
-    const response = await request(`${this.#o.url}/api/states/${this.#entityId}`, {
-      headers: { authorization: `Bearer ${this.#o.token}` },
-      // A Home Assistant that does not answer is tried again at the next beat; a stop does not wait.
-      signal: AbortSignal.timeout(READ_TIMEOUT_MS),
-    });
-    if (response.statusCode === 404) {
-      await response.body.dump();
-      return undefined;
-    }
-    if (response.statusCode >= 300) {
-      await response.body.dump();
-      throw new HomeAssistantHttpError(
-        `Home Assistant answered ${response.statusCode} to GET /api/states/${this.#entityId}`,
-        response.statusCode,
-      );
-    }
-    const state = (await response.body.json()) as { state?: unknown };
-    return typeof state.state === "string" ? state.state : undefined;
+  #read(): Promise<LeaseReading> {
+    return readLease(this.#o);
   }
 
   async #write(value: string): Promise<void> {

@@ -16,6 +16,7 @@ import type { Logger } from "../log/logger.js";
 import { BRIDGE_VERSION } from "../version.js";
 import type { AssistMemory } from "./assist.js";
 import { EntityNames } from "./entity-names.js";
+import type { DeliveryLease } from "./event-deliverer.js";
 import { HaSink } from "./ha-sink.js";
 import type { BrokerAddress } from "./mqtt/mqtt-link.js";
 import type { SupervisorAccess } from "./mqtt/supervisor-broker.js";
@@ -38,7 +39,7 @@ export {
   TOKEN_NOTIFICATION_ID,
 } from "./notifications.js";
 export { REDELIVERY_WINDOW_MS } from "./recent-deliveries.js";
-export { type RemovalOptions, removeFromHomeAssistant } from "./removal.js";
+export { type RemovalOptions, RemovalRefusedError, removeFromHomeAssistant } from "./removal.js";
 export type { RemovalResult } from "./removal-plan.js";
 export type { SlugMemory } from "./settled-slugs.js";
 export { type BlueprintTexts, blueprintLanguages } from "./texts/texts.js";
@@ -70,6 +71,8 @@ export interface HomeAssistantTargetOptions {
   recentDeliveries?: RecentDeliveryHistory | undefined;
   /** How long an answered fact may be owed after a drop (REDELIVERY_WINDOW_MS unless a test shortens it). */
   redeliveryWindowMs?: number | undefined;
+  /** The household lease every delivery checks (none for the demo), and who hears of a refusal. */
+  lease?: DeliveryLease | undefined;
   /** Where the children's settled slugs are kept across restarts (the data directory). */
   slugMemory?: SlugMemory | undefined;
   /** A stop during start-up: the sink's opening gives up when it aborts. */

@@ -3,7 +3,9 @@ import { HaConnection } from "./connection.js";
 import { dashboardPlace } from "./dashboard/build-dashboard.js";
 import { removeDashboard } from "./dashboard/dashboard-writer.js";
 import { contractNames, EntityNames } from "./entity-names.js";
-import { HomeAssistantError } from "./errors.js";
+import { HomeAssistantAuthError, HomeAssistantError, HomeAssistantNotAdminError } from "./errors.js";
+import { livingHolder } from "./household-lease.js";
+import { describeHolder } from "./lease.js";
 import type { BrokerAddress } from "./mqtt/mqtt-link.js";
 import {
   isBridgeHelper,
@@ -40,6 +42,16 @@ export interface RemovalOptions {
   besides?: readonly string[];
   /** Gives up (waiting for Home Assistant, between steps) when it aborts. */
   signal: AbortSignal;
+  /** Removes even while another bridge holds the household lease (`--force`): it would make it all again. */
+  force?: boolean;
+}
+
+/**
+ * What a person must settle before anything is removed: Home Assistant refused the token (or its
+ * user is no administrator), or a bridge still publishes there and would make it all again.
+ */
+export class RemovalRefusedError extends Error {
+  override name = "RemovalRefusedError";
 }
 
 /** How long Home Assistant takes to drop the devices once their configs are gone, at most. */
@@ -82,8 +94,18 @@ export async function removeFromHomeAssistant(options: RemovalOptions): Promise<
     }
   };
   try {
-    await connection.open(signal);
+    await connection.open(signal).catch((error: unknown) => {
+      if (error instanceof HomeAssistantAuthError || error instanceof HomeAssistantNotAdminError)
+        throw new RemovalRefusedError(error.message, { cause: error });
+      throw error;
+    });
     await connection.whenReady(signal);
+    const holder = options.force ? undefined : await livingHolder(options);
+    if (holder)
+      throw new RemovalRefusedError(
+        `another Reward Facts bridge still publishes to this Home Assistant (${describeHolder(holder)}): ` +
+          "stop it first, or it makes everything again (npm start -- --remove --force removes all the same)",
+      );
     const names = contractNames;
     const besides = (options.besides ?? []).map((prefix) => new EntityNames(prefix));
     const broker = options.broker;

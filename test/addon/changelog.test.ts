@@ -9,13 +9,17 @@ const changelog = readText("addon/CHANGELOG.md");
 /** Keep a Changelog 1.1.0's kinds of change, the only subsections a release has. */
 const KINDS = ["Added", "Changed", "Deprecated", "Removed", "Fixed", "Security"];
 const RELEASE = /^## \[(\d+\.\d+\.\d+)\](?: - (\d{4}-\d{2}-\d{2}))?$/;
+/** Keep a Changelog's section for what is not released yet: first, when there is one. */
+const UNRELEASED = "## [Unreleased]";
 
 const headings = [...changelog.matchAll(/^(#{1,6}) (.+)$/gm)].map((m) => ({
   level: (m[1] as string).length,
   text: m[0],
   title: m[2] as string,
 }));
-const releases = headings.filter((h) => h.level === 2).map((h) => h.text.match(RELEASE));
+const releases = headings
+  .filter((h) => h.level === 2 && h.text !== UNRELEASED)
+  .map((h) => h.text.match(RELEASE));
 
 const isRealDate = (date: string) => new Date(`${date}T00:00:00Z`).toISOString().startsWith(date);
 const asNumbers = (version: string) => version.split(".").map(Number);
@@ -35,9 +39,11 @@ describe("addon/CHANGELOG.md", () => {
     expect(isRealDate(top?.[2] ?? ""), top?.[2]).toBe(true);
   });
 
-  it("uses only Keep a Changelog's headings: a title, releases, and the six kinds of change", () => {
+  it("uses only Keep a Changelog's headings: a title, Unreleased first if any, releases, the six kinds of change", () => {
     expect(headings.filter((h) => h.level === 1).map((h) => h.title)).toEqual(["Changelog"]);
-    expect(headings.filter((h) => h.level === 2 && !RELEASE.test(h.text)).map((h) => h.text)).toEqual([]);
+    const sections = headings.filter((h) => h.level === 2).map((h) => h.text);
+    expect(sections.filter((text) => !RELEASE.test(text) && text !== UNRELEASED)).toEqual([]);
+    expect(sections.indexOf(UNRELEASED)).toBeLessThanOrEqual(0);
     expect(headings.filter((h) => h.level === 3 && !KINDS.includes(h.title)).map((h) => h.text)).toEqual([]);
     expect(headings.filter((h) => h.level > 3).map((h) => h.text)).toEqual([]);
   });

@@ -1,4 +1,5 @@
-import { writeFile } from "node:fs/promises";
+import { cp, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { STORE_FILE_NAME } from "../../src/store/store-file.js";
@@ -64,6 +65,29 @@ describe("a child without a cursor is judged against the destination's record", 
     expect(r.sink.events.at(-1)?.delivery.uncertain).toBe(false);
     expect(r.logs.matching(/holds no delivery state/)).toHaveLength(1);
     expect(r.logs.matching(/facts up to it are not sent again/)).toHaveLength(1);
+  });
+
+  it("a data directory behind the record (a copy, while another run went on): said once, nothing sent twice", async () => {
+    const r = await rigWithFacts("2026-11-21T15:00:00Z", ["2026-11-21T09:00:00Z", "2026-11-21T10:00:00Z"]);
+    const { ordinary } = r.sim.children;
+    // Copied now (moved to another host, say), while the original goes on delivering.
+    const copy = await mkdtemp(join(tmpdir(), "rf-copy-"));
+    await cp(r.dataDir, copy, { recursive: true });
+    r.sim.addEvent(ordinary.id, { type: "cheer_sent", cheer: "super" });
+    r.sim.addEvent(ordinary.id, { type: "cheer_sent", cheer: "bravo" });
+    await r.time.until(() => r.sink.eventIdsOf(ordinary.id).length === 4, 5 * MINUTE);
+    // The copy takes over from its own, older, cursor.
+    await r.restartOnDamagedDataDir(async (dataDir) => {
+      await rm(dataDir, { recursive: true, force: true });
+      await cp(copy, dataDir, { recursive: true });
+    });
+    r.sim.addEvent(ordinary.id, { type: "cheer_sent", cheer: "seen" });
+    await r.time.until(() => r.sink.eventIdsOf(ordinary.id).length >= 5, 5 * MINUTE);
+    await r.time.advance(3 * MINUTE);
+
+    expect(r.sink.eventIdsOf(ordinary.id)).toEqual(r.sim.journal(ordinary.id).map((e) => e.id));
+    expect(r.logs.matching(/never sent/)).toHaveLength(1);
+    expect(r.sink.events.at(-1)?.delivery.uncertain).toBe(false);
   });
 
   it("a cursor in the future is said, dropped, and the day read again without repeating a fact", async () => {

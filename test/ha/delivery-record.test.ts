@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ApiEvent } from "../../src/api/schemas.js";
 import type { DerivedFact } from "../../src/engine/derived-facts.js";
-import { type FactDelivery, MaybeDeliveredError } from "../../src/engine/sink.js";
+import { type FactDelivery, MaybeDeliveredError, NotDeliveredError } from "../../src/engine/sink.js";
 import { recordIdOf } from "../../src/ha/delivery-records.js";
 import { contractNames } from "../../src/ha/entity-names.js";
 import { HaSink } from "../../src/ha/ha-sink.js";
@@ -276,4 +276,59 @@ describe(`the delivery record in Home Assistant ${version}`, () => {
     await sink.publishEvent(child, delivery(next, false, outcome.receipt));
     expect((await firedFor(next.id))[0]?.redelivered).toBe(false);
   }, 120_000);
+
+  it("fires nothing while the household lease names another run, and a fact once the lease is this run's again", async () => {
+    // The household lease's helper, as the lease makes it, here holding another run's token.
+    const leaseEntity = "input_text.reward_facts_delivery_lease_test";
+    await ha.wsCommand({ type: "input_text/create", name: "reward_facts_delivery_lease_test", max: 255 });
+    const holding = (run: string) =>
+      ha.callService("input_text", "set_value", {
+        entity_id: leaseEntity,
+        value: `{"id":"bridge","run":"${run}","pid":1}`,
+      });
+    await holding("other");
+    const reclaims: string[] = [];
+    let reclaimed = false;
+    const leased = new HaSink({
+      url: ha.url,
+      token: ha.token,
+      logger: silentLogger(),
+      requireAdmin: true,
+      lease: {
+        guard: { entityId: leaseEntity, run: "mine" },
+        reclaim: async () => {
+          reclaims.push("asked");
+          if (reclaimed) await holding("mine");
+          return reclaimed;
+        },
+      },
+    });
+    try {
+      await leased.open();
+      await leased.whenReady(abort.signal);
+      await leased.setChildren([child]);
+      const refused = fact();
+      // Taken by another run: refused before anything, said as not delivered (it stays owed).
+      expect(await leased.publishEvent(child, delivery(refused)).catch((error) => error)).toBeInstanceOf(
+        NotDeliveredError,
+      );
+      expect(reclaims).toEqual(["asked"]);
+      expect(await firedFor(refused.id)).toHaveLength(0);
+      expect((await ha.getState(recordEntity))?.state).not.toBe(refused.id);
+      // Home Assistant lost the helper's value (killed before it saved it): the lease is written
+      // again by this run, and the same fact goes at once, once.
+      reclaimed = true;
+      const outcome = await leased.publishEvent(child, delivery(refused));
+      expect(outcome.alreadyDelivered).toBeUndefined();
+      expect(reclaims).toEqual(["asked", "asked"]);
+      expect(await firedFor(refused.id)).toHaveLength(1);
+      // Held: the next fact goes without asking.
+      const next = fact();
+      await leased.publishEvent(child, delivery(next, false, outcome.receipt));
+      expect(await firedFor(next.id)).toHaveLength(1);
+      expect(reclaims).toHaveLength(2);
+    } finally {
+      await leased.close();
+    }
+  });
 });

@@ -1,16 +1,29 @@
+import { cp, mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { connectAsync } from "mqtt";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { STATUS_ENTITY_ID } from "../../src/ha/entity-names.js";
-import { type HomeAssistantInstance, startMqttRig, testedHomeAssistantVersion } from "../lab/index.js";
-import type { BridgeProcess } from "../support/bridge-process.js";
+import {
+  clockOffEnv,
+  ensureFaketime,
+  type HaEvent,
+  type HomeAssistantInstance,
+  startMqttRig,
+  testedHomeAssistantVersion,
+} from "../lab/index.js";
+import { type BridgeLaunch, type BridgeProcess, bridgeFromSources } from "../support/bridge-process.js";
 import { suiteOnRig } from "../support/lab-bridges.js";
+import { afterReadings } from "../support/served-reads.js";
 import { waitFor } from "../support/wait-for.js";
 
 // One bridge per household, with the real bridge's processes against a real Home Assistant and a
 // real Mosquitto: a second bridge beside the first (another data directory) publishes nothing and
 // says so; the first, killed and restarted on its data directory, is not taken for a second one;
 // once the first stops, the second takes over. The second reads the other household's token, so
-// that anything it read or published would show as that household's.
+// that anything it read or published would show as that household's. Two bridges whose clocks are
+// an hour apart, and two processes of one copied data directory, fire each fact once (issue 53:
+// both published, every fact twice).
 
 const version = testedHomeAssistantVersion();
 /** Beats of the household lease in this suite (60 s in use): it expires after three. */
@@ -20,8 +33,14 @@ const REFUSAL = /another Reward Facts bridge already publishes to this Home Assi
 const lab = suiteOnRig(() => startMqttRig(version));
 let ha: HomeAssistantInstance;
 
-beforeAll(() => {
+beforeAll(async () => {
   ha = lab.rig.ha;
+  await ensureFaketime();
+});
+
+// Each test begins with no bridge running, the lease given up by a clean stop.
+beforeEach(async () => {
+  for (const run of lab.runs) await run.stop();
 });
 
 /** A bridge in MQTT mode on a data directory of its own, its lease beating every BEAT_S. */
@@ -61,6 +80,40 @@ async function notificationIds(): Promise<string[]> {
 
 const polling = (run: BridgeProcess) =>
   run.output.filter((line) => line.includes("polling the Reward Facts API")).length;
+
+/** The bridge's own program on a host of another name (its own UTS namespace): another machine. */
+function onAnotherHost(hostname: string): BridgeLaunch {
+  return {
+    command: "unshare",
+    args: [
+      "--uts",
+      "sh",
+      "-c",
+      'hostname "$0" && exec "$@"',
+      hostname,
+      bridgeFromSources.command,
+      ...bridgeFromSources.args,
+    ],
+  };
+}
+
+/** Facts of `childId` added now; resolves once each fired, and two more journal polls passed. */
+async function factsThrough(childId: string, events: HaEvent[], count = 3): Promise<string[]> {
+  const { sim } = lab.rig;
+  const ids = Array.from(
+    { length: count },
+    () => sim.addEvent(childId, { type: "cheer_sent", cheer: "bravo" }).id,
+  );
+  await ha.waitFor(() => ids.every((id) => events.some((e) => e.data.event_id === id)), {
+    timeoutMs: 60_000,
+    description: "the facts fired",
+  });
+  await afterReadings(sim, childId, "events", 2);
+  return ids;
+}
+
+const firedTimes = (events: HaEvent[], ids: readonly string[]) =>
+  ids.map((id) => events.filter((e) => e.data.event_id === id).length);
 
 describe(`one bridge per household, Home Assistant ${version}`, () => {
   it("refuses a second bridge, restarts the first in place, and hands over when the first stops", async () => {
@@ -113,4 +166,60 @@ describe(`one bridge per household, Home Assistant ${version}`, () => {
     });
     expect(second.text()).not.toContain(sim.tokens.other);
   }, 300_000);
+
+  it("fires each fact once with two bridges whose clocks are an hour apart", async () => {
+    const { sim } = lab.rig;
+    const child = sim.addChild("Oscar", { planned: false });
+    const events = await ha.subscribeEvents("reward_facts_event");
+    try {
+      const first = await bridge({ REWARD_FACTS_CHILDREN: child.id });
+      await ha.waitForState(STATUS_ENTITY_ID, "ok", { timeoutMs: 90_000 });
+      // Its host an hour ahead: the first's renewals look an hour old by its clock.
+      const ahead = await bridge({ REWARD_FACTS_CHILDREN: child.id, ...clockOffEnv("+60m") });
+      await waitFor(() => REFUSAL.test(ahead.text()), { timeoutMs: 60_000, description: "the refusal" });
+      const ids = await factsThrough(child.id, events.events);
+      // Beats of the first pass meanwhile: the one ahead still waits.
+      await new Promise((resolve) => setTimeout(resolve, 4 * BEAT_S * 1000));
+      expect(firedTimes(events.events, ids)).toEqual([1, 1, 1]);
+      expect(polling(ahead)).toBe(0);
+      expect(first.running).toBe(true);
+    } finally {
+      await events.close();
+    }
+  }, 240_000);
+
+  it("fires each fact once with two processes of one copied data directory, said in one line", async () => {
+    const { sim } = lab.rig;
+    const child = sim.addChild("Rose", { planned: false });
+    const events = await ha.subscribeEvents("reward_facts_event");
+    try {
+      const original = await bridge({ REWARD_FACTS_CHILDREN: child.id });
+      await ha.waitForState(STATUS_ENTITY_ID, "ok", { timeoutMs: 90_000 });
+      // Moved to standalone on another machine while the add-on still runs: the same identity.
+      const copied = join(await mkdtemp(join(tmpdir(), "rf-copied-")), "data");
+      await cp(original.env.REWARD_FACTS_DATA_DIR as string, copied, { recursive: true });
+      const copy = await lab.start({
+        publish: "mqtt",
+        children: [child.id],
+        dataDir: copied,
+        launch: onAnotherHost("laptop"),
+        env: { REWARD_FACTS_TEST_LEASE_SECONDS: String(BEAT_S) },
+      });
+      const COPY = /runs with this bridge's own identity/;
+      await waitFor(() => COPY.test(copy.text()), { timeoutMs: 60_000, description: "the copy's line" });
+      const before = await factsThrough(child.id, events.events);
+      await new Promise((resolve) => setTimeout(resolve, 3 * BEAT_S * 1000));
+      expect(firedTimes(events.events, before)).toEqual([1, 1, 1]);
+      expect(copy.output.filter((line) => COPY.test(line))).toHaveLength(1);
+      expect(polling(copy)).toBe(0);
+
+      // The original stops: the copy publishes from where it left off, nothing twice.
+      expect(await original.stop()).toBe(0);
+      await waitFor(() => polling(copy) === 1, { timeoutMs: 30_000, description: "the copy takes over" });
+      const after = await factsThrough(child.id, events.events);
+      expect(firedTimes(events.events, [...before, ...after])).toEqual([1, 1, 1, 1, 1, 1]);
+    } finally {
+      await events.close();
+    }
+  }, 240_000);
 });

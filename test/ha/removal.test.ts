@@ -9,6 +9,7 @@ import { childEntityId, STATUS_ENTITY_ID } from "../../src/ha/entity-names.js";
 import { createLogger } from "../../src/log/logger.js";
 import { runRemoval } from "../../src/run-removal.js";
 import { type HomeAssistantInstance, startMqttRig, testedHomeAssistantVersion } from "../lab/index.js";
+import { bridgeFromSources } from "../support/bridge-process.js";
 import { suiteOnRig } from "../support/lab-bridges.js";
 
 // The removal step before uninstalling (`npm start -- --remove`, the add-on's
@@ -27,7 +28,10 @@ beforeAll(() => {
 });
 
 /** The removal step in this process, with the bridge's configuration from `env`; its log as text. */
-async function removeInProcess(env: Record<string, string>): Promise<{ code: number; text: () => string }> {
+async function removeInProcess(
+  env: Record<string, string>,
+  options: { force?: boolean } = {},
+): Promise<{ code: number; text: () => string }> {
   const config = loadConfig(env);
   const lines: string[] = [];
   const destination = new Writable({
@@ -38,7 +42,7 @@ async function removeInProcess(env: Record<string, string>): Promise<{ code: num
   });
   const secrets = [config.options.api_token, config.homeAssistant?.token ?? "", lab.rig.user.password];
   const logger = createLogger({ level: "info", destination, secrets });
-  const code = await runRemoval(config, logger, AbortSignal.timeout(240_000));
+  const code = await runRemoval(config, logger, AbortSignal.timeout(240_000), options);
   return { code, text: () => lines.join("") };
 }
 
@@ -222,4 +226,59 @@ describe(`the removal step on Home Assistant ${version}`, () => {
     );
     expect(removal.text()).not.toContain("publishing");
   }, 300_000);
+
+  it("refuses, in one line and exit 2, while a bridge still publishes there; goes on with --force", async () => {
+    const publishing = await lab.start({ publish: "rest" });
+    await ha.waitForState(STATUS_ENTITY_ID, "ok", { timeoutMs: 90_000 });
+    const env = { ...lab.rig.bridgeEnv, REWARD_FACTS_PUBLISH: "rest" };
+    const refused = await removeInProcess({
+      ...env,
+      REWARD_FACTS_DATA_DIR: await mkdtemp(join(tmpdir(), "rf-removal-")),
+    });
+    expect(refused.code).toBe(2);
+    const errors = refused
+      .text()
+      .split("\n")
+      .filter((line) => /ERROR/.test(line));
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(/nothing was removed: another Reward Facts bridge still publishes/);
+    expect(errors[0]).toContain(`process ${publishing.pid}`);
+    expect((await everything()).states).toContain(STATUS_ENTITY_ID);
+
+    // `npm start -- --remove --force`: the process as a person runs it.
+    const forced = await lab.start({
+      publish: "rest",
+      launch: {
+        command: bridgeFromSources.command,
+        args: [...bridgeFromSources.args, "--remove", "--force"],
+      },
+    });
+    expect(await forced.exited()).toBe(0);
+    expect(forced.text()).toMatch(/removed from Home Assistant/);
+    expect(await publishing.stop()).toBe(0);
+  }, 300_000);
+
+  it("a token Home Assistant refuses: one ERROR line and exit 2, for the bridge and for the removal", async () => {
+    const env = { HA_TOKEN: "not-a-token-of-this-home-assistant" };
+    const bridge = await lab.start({ publish: "rest", env });
+    expect(await bridge.exited()).toBe(2);
+    const bridgeErrors = bridge.output.filter((line) => /ERROR/.test(line));
+    expect(bridgeErrors).toHaveLength(1);
+    expect(bridgeErrors[0]).toMatch(/token/i);
+    expect(bridge.text()).not.toMatch(/unexpected failure|FATAL/);
+
+    const removal = await removeInProcess({
+      ...lab.rig.bridgeEnv,
+      ...env,
+      REWARD_FACTS_DATA_DIR: await mkdtemp(join(tmpdir(), "rf-removal-")),
+    });
+    expect(removal.code).toBe(2);
+    expect(
+      removal
+        .text()
+        .split("\n")
+        .filter((line) => /ERROR/.test(line)),
+    ).toEqual([expect.stringMatching(/nothing was removed: .*token/i)]);
+    expect(removal.text()).not.toContain(env.HA_TOKEN);
+  }, 120_000);
 });

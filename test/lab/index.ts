@@ -19,6 +19,7 @@ export { launchChromium } from "./chromium.js";
 export { CuttableLink } from "./cuttable-link.js";
 export { type DeliveryRig, startDeliveryRig } from "./delivery-rig.js";
 export type { EventRecorder } from "./event-recorder.js";
+export { clockOffEnv, ensureFaketime } from "./faketime.js";
 export { eventLogConfig, loggedEventIds, loggedEvents } from "./ha-event-log.js";
 export type { HaEvent } from "./ha-websocket.js";
 export { HOME_ASSISTANT_SETUP_TIMEOUT_MS, startHomeAssistant } from "./home-assistant.js";
