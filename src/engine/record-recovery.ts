@@ -70,13 +70,11 @@ export class RecordRecovery {
     const ctx = this.#ctx;
     const today = ctx.dayStartOf(now);
     const reading: DeliveryRecordReading = known ?? (await this.#record(child));
-    if (known === undefined && ctx.delivered.knows(child.id)) {
-      return { since: reading.kind === "names" ? ctx.dayStartOf(Math.min(now, reading.updatedAt)) : today };
-    }
+    if (known === undefined && ctx.delivered.knows(child.id)) return { since: this.#sinceOf(reading, now) };
     switch (reading.kind) {
       case "none":
       case "empty":
-        return { since: today };
+        return { since: this.#sinceOf(reading, now) };
       case "unknown":
         ctx.logger.warn(
           { child: child.firstName },
@@ -101,6 +99,17 @@ export class RecordRecovery {
     return this.#ctx.delivered.stateOf(child.id, reading.factId) === undefined ? reading : undefined;
   }
 
+  /**
+   * The start of the day the record last changed: a bridge down across the household's midnight
+   * still owes the facts of the evening before. An empty record made yesterday evening owes them
+   * all (nothing was delivered since it was made); one made now, at a first start, owes nothing of
+   * the days before. Today when the record says no time.
+   */
+  #sinceOf(reading: DeliveryRecordReading, now: number): string {
+    const changed = reading.kind === "names" || reading.kind === "empty" ? reading.updatedAt : undefined;
+    return this.#ctx.dayStartOf(changed === undefined ? now : Math.min(now, changed));
+  }
+
   async #record(child: ChildRef): Promise<DeliveryRecordReading> {
     return (await this.#ctx.sink.readDeliveryRecord?.(child)) ?? { kind: "none" };
   }
@@ -120,9 +129,7 @@ export class RecordRecovery {
         "the data directory holds no delivery state, but Home Assistant's delivery records show earlier runs (the data directory is new, was deleted or was unreadable): they decide what is sent again",
       );
     }
-    // The day the record last changed: a bridge down across the household's midnight still owes
-    // the facts of the evening before.
-    const since = ctx.dayStartOf(Math.min(now, record.updatedAt));
+    const since = this.#sinceOf({ kind: "names", ...record }, now);
     const scan = await this.#scan(child, since, record, signal);
     if (scan.outcome === "found") {
       for (const id of scan.delivered) ctx.delivered.acknowledge(child.id, id);

@@ -68,8 +68,11 @@ export type DeliveryRecordReading =
   | { kind: "none" }
   /** It keeps records but cannot now (Home Assistant without its helpers): nothing is certain. */
   | { kind: "unknown" }
-  /** Its record names no fact: nothing was delivered. */
-  | { kind: "empty" }
+  /**
+   * Its record names no fact: nothing was delivered, at least since `updatedAt` (epoch ms, when
+   * the record was made or last changed, where the destination says).
+   */
+  | { kind: "empty"; updatedAt?: number }
   /** Its record names the child's last delivered fact; it last changed at `updatedAt` (epoch ms). */
   | { kind: "names"; factId: string; updatedAt: number };
 

@@ -163,8 +163,8 @@ export class EventDeliverer {
     }
     const state = states.find((candidate) => candidate.entity_id === record);
     const updatedAt = Date.parse(state?.last_updated ?? "");
-    if (!state || ["", "unknown", "unavailable"].includes(state.state) || !Number.isFinite(updatedAt))
-      return { kind: "empty" };
+    if (!state || !Number.isFinite(updatedAt)) return { kind: "empty" };
+    if (["", "unknown", "unavailable"].includes(state.state)) return { kind: "empty", updatedAt };
     return { kind: "names", factId: state.state, updatedAt };
   }
 

@@ -140,6 +140,32 @@ describe("a child without a cursor is judged against the destination's record", 
     },
   );
 
+  it("an empty record made the evening before, and the data directory lost across midnight: the evening's facts still come", async () => {
+    // 22:15 in Paris: the bridge follows a child with no fact yet (her record made, naming
+    // nothing), stops at 22:35 and comes back at 00:50 the next day with its store unreadable.
+    const r = await rigWithFacts("2026-11-21T21:15:00Z", []);
+    const { ordinary } = r.sim.children;
+    await r.time.advance(20 * MINUTE);
+    const evening = r.sim.addEvent(
+      ordinary.id,
+      { type: "cheer_sent", cheer: "super" },
+      { at: "2026-11-21T22:40:00Z" },
+    );
+    const night = r.sim.addEvent(
+      ordinary.id,
+      { type: "cheer_sent", cheer: "seen" },
+      { at: "2026-11-21T23:20:00Z" },
+    );
+    await r.restartOnDamagedDataDir(async (dataDir) => {
+      await r.time.advance(2 * HOUR + 15 * MINUTE);
+      await writeFile(join(dataDir, STORE_FILE_NAME), "{ not a store");
+    });
+    await r.time.until(() => r.sink.eventIdsOf(ordinary.id).length === 2, 5 * MINUTE);
+    await r.time.advance(3 * MINUTE);
+    expect(r.sink.eventIdsOf(ordinary.id)).toEqual([evening.id, night.id]);
+    expect(repeats(r, ordinary.id)).toEqual([]);
+  });
+
   it("a record naming the evening's fact, taken after midnight, and nothing since: nothing again, the next fact as news", async () => {
     // 23:45 in Paris, Home Assistant away: the fact of 23:50 is taken at 00:10, the next day.
     const r = await rigWithFacts("2026-11-21T22:45:00Z", []);

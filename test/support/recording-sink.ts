@@ -26,6 +26,8 @@ export class RecordingSink implements Sink {
    * Assistant's delivery record would); or as a destination that keeps none, or cannot read it.
    */
   recordMode: "kept" | "none" | "unknown" = "kept";
+  /** When each child's record was made: when the sink first heard of the child, as Home Assistant's is. */
+  readonly #recordMade = new Map<string, number>();
   #ready = true;
   #waiters: Array<() => void> = [];
 
@@ -55,6 +57,8 @@ export class RecordingSink implements Sink {
 
   async setChildren(children: readonly ChildRef[]): Promise<void> {
     this.children = children;
+    for (const child of children)
+      if (!this.#recordMade.has(child.id)) this.#recordMade.set(child.id, Date.now());
   }
 
   async publishToday(child: ChildRef, today: Today): Promise<void> {
@@ -78,7 +82,9 @@ export class RecordingSink implements Sink {
     if (this.recordMode !== "kept") return { kind: this.recordMode };
     // Its record of the child's journal (derived facts have a record of their own).
     const last = this.events.filter((e) => e.childId === child.id && !isDerived(e.event)).at(-1);
-    return last ? { kind: "names", factId: last.event.id, updatedAt: last.at } : { kind: "empty" };
+    if (last) return { kind: "names", factId: last.event.id, updatedAt: last.at };
+    const made = this.#recordMade.get(child.id);
+    return made === undefined ? { kind: "empty" } : { kind: "empty", updatedAt: made };
   }
 
   async publishStatus(status: EngineStatus): Promise<void> {
