@@ -37,10 +37,13 @@ export interface DeliveryScriptMessage {
   variables: Record<string, unknown>;
 }
 
-/** What the script answered: fired (with the record's new stamp), already there, or refused. */
+/**
+ * What the script answered: fired (with the record's new stamp), already there, refused, or
+ * nothing (`unanswered`: Home Assistant ran no script to its end, see readDeliveryResult).
+ */
 export type DeliveryScriptResult =
   | { fired: true; stamp: string | undefined; redelivered: boolean }
-  | { fired: false; refused?: "lease" };
+  | { fired: false; refused?: "lease"; unanswered?: true };
 
 // Home Assistant renders every string holding one of these as a template.
 const TEMPLATE_DELIMITERS = /\{%|\{\{|\{#/;
@@ -135,12 +138,16 @@ function beforeEventSteps(steps: DeliveryScriptInput["beforeEvent"]): unknown[] 
 }
 
 /**
- * Reads the `execute_script` result: `{context, response}`. The script always answers (above);
- * an answer without one is read as nothing fired, as an earlier script's early stop was.
+ * Reads the `execute_script` result: `{context, response}`. Every run of the script ends at its
+ * stop and answers; a result without an answer is a run Home Assistant did not let go to its end:
+ * it blocks new scripts once it is stopping (an empty response), and stops those running. Whether
+ * the fact fired is then unknown (`unanswered`), never "already there": read so, a fact sent as
+ * Home Assistant began a clean restart was lost (restart-ha.test.ts on 2024.3.3, under load).
  */
 export function readDeliveryResult(result: unknown): DeliveryScriptResult {
   const response = (result as { response?: unknown } | null)?.response;
-  if (response === null || response === undefined || typeof response !== "object") return { fired: false };
+  if (response === null || response === undefined || typeof response !== "object")
+    return { fired: false, unanswered: true };
   const { fired, stamp, redelivered, refused } = response as {
     fired?: unknown;
     stamp?: unknown;

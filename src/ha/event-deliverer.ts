@@ -123,6 +123,8 @@ export class EventDeliverer {
         return {};
       }
       const result = await this.#deliverUnderLease(identity, child, delivery, record, delivery.uncertain);
+      if (!result.fired && result.unanswered)
+        throw new MaybeDeliveredError("Home Assistant did not run the delivery to its end (it was stopping)");
       if (!result.fired) return { alreadyDelivered: true };
       if (result.redelivered) {
         this.#logger.warn(
@@ -132,6 +134,7 @@ export class EventDeliverer {
       }
       return result.stamp ? { receipt: result.stamp } : {};
     } catch (error) {
+      if (error instanceof MaybeDeliveredError) throw error;
       // Lost after leaving: Home Assistant may have fired it. Refused or never sent: it did not.
       const lostInFlight =
         error instanceof HomeAssistantConnectionError && !(error instanceof HomeAssistantNotConnectedError);
@@ -192,8 +195,11 @@ export class EventDeliverer {
         );
         for (const { delivery } of owed) {
           const again = { ...delivery, ageSeconds: factAgeSeconds(delivery.event.at) };
-          // Refused for the lease, they stay owed (unsettled): tried again before the next fact.
-          await this.#deliverUnderLease(this.#identityOf(child), child, again, record, true);
+          // Refused for the lease, or not run to its end, they stay owed (unsettled): tried again
+          // before the next fact.
+          const result = await this.#deliverUnderLease(this.#identityOf(child), child, again, record, true);
+          if (!result.fired && result.unanswered)
+            throw new NotDeliveredError("Home Assistant did not run the delivery to its end (it was stopping)");
         }
       }
     }

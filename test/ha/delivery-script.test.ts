@@ -145,11 +145,23 @@ describe("the script's check of the household lease", () => {
 });
 
 describe("the script's answer", () => {
-  it("says nothing was fired when the record named the fact, or when there is no answer to read", () => {
-    expect(readDeliveryResult({ context: { id: "x" }, response: null })).toEqual({ fired: false });
-    expect(readDeliveryResult({ context: { id: "x" } })).toEqual({ fired: false });
-    expect(readDeliveryResult(null)).toEqual({ fired: false });
-    expect(readDeliveryResult({ response: "delivered" })).toEqual({ fired: false });
+  it("says nothing was fired when the record named the fact", () => {
+    expect(
+      readDeliveryResult({ response: { fired: false, refused: false, stamp: "", redelivered: false } }),
+    ).toEqual({
+      fired: false,
+    });
+  });
+
+  it("never reads a result without an answer as a fact already there: a stopping Home Assistant ran no script", () => {
+    // Home Assistant blocks new scripts once it is stopping: `execute_script` answers a null response.
+    for (const result of [
+      { context: { id: "x" }, response: null },
+      { context: { id: "x" } },
+      null,
+      { response: "x" },
+    ])
+      expect(readDeliveryResult(result)).toEqual({ fired: false, unanswered: true });
   });
 
   it("gives the record's new stamp and whether the fact went as redelivered", () => {
