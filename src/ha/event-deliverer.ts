@@ -199,7 +199,9 @@ export class EventDeliverer {
           // before the next fact.
           const result = await this.#deliverUnderLease(this.#identityOf(child), child, again, record, true);
           if (!result.fired && result.unanswered)
-            throw new NotDeliveredError("Home Assistant did not run the delivery to its end (it was stopping)");
+            throw new NotDeliveredError(
+              "Home Assistant did not run the delivery to its end (it was stopping)",
+            );
         }
       }
     }
