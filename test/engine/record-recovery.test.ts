@@ -35,6 +35,32 @@ async function rigWithFacts(start: string, facts: Array<string>): Promise<Engine
   return started;
 }
 
+/**
+ * 22:15 in Paris, the ordinary child with `before` facts already delivered: two facts come in the
+ * evening after the bridge stops at 22:35, and it comes back at 00:50 the next day with what
+ * `damage` did to its data directory. The rig, and the evening's two facts.
+ */
+async function backAfterMidnight(before: string[], damage: (dataDir: string) => Promise<void>) {
+  const r = await rigWithFacts("2026-11-21T21:15:00Z", before);
+  const { ordinary } = r.sim.children;
+  await r.time.advance(20 * MINUTE);
+  const evening = r.sim.addEvent(
+    ordinary.id,
+    { type: "cheer_sent", cheer: "super" },
+    { at: "2026-11-21T22:40:00Z" },
+  );
+  const night = r.sim.addEvent(
+    ordinary.id,
+    { type: "cheer_sent", cheer: "seen" },
+    { at: "2026-11-21T23:20:00Z" },
+  );
+  await r.restartOnDamagedDataDir(async (dataDir) => {
+    await r.time.advance(2 * HOUR + 15 * MINUTE);
+    await damage(dataDir);
+  });
+  return { r, ordinary, evening, night };
+}
+
 /** Each fact taken more than once, with how it was marked the times after the first. */
 function repeats(r: EngineRig, childId: string) {
   const seen = new Set<string>();
@@ -111,26 +137,14 @@ describe("a child without a cursor is judged against the destination's record", 
   ])(
     "%s unreadable after a downtime across the household's midnight: the evening's facts still come",
     async (_what, ledgerToo) => {
-      // 22:15 in Paris: a fact of 22:10 is delivered, the bridge stops at 22:35 and comes back at
-      // 00:50 the next day with its store and its delivered log unreadable.
-      const r = await rigWithFacts("2026-11-21T21:15:00Z", ["2026-11-21T21:10:00Z"]);
-      const { ordinary } = r.sim.children;
-      await r.time.advance(20 * MINUTE);
-      const evening = r.sim.addEvent(
-        ordinary.id,
-        { type: "cheer_sent", cheer: "super" },
-        { at: "2026-11-21T22:40:00Z" },
+      // A fact of 22:10 delivered; the store, and the delivered log too, unreadable after midnight.
+      const { r, ordinary, evening, night } = await backAfterMidnight(
+        ["2026-11-21T21:10:00Z"],
+        async (dataDir) => {
+          await writeFile(join(dataDir, STORE_FILE_NAME), "{ not a store");
+          if (ledgerToo) await writeFile(join(dataDir, "delivered-events.log"), "\u0000\u0000garbage\n");
+        },
       );
-      const night = r.sim.addEvent(
-        ordinary.id,
-        { type: "cheer_sent", cheer: "seen" },
-        { at: "2026-11-21T23:20:00Z" },
-      );
-      await r.restartOnDamagedDataDir(async (dataDir) => {
-        await r.time.advance(2 * HOUR + 15 * MINUTE);
-        await writeFile(join(dataDir, STORE_FILE_NAME), "{ not a store");
-        if (ledgerToo) await writeFile(join(dataDir, "delivered-events.log"), "\u0000\u0000garbage\n");
-      });
       await r.time.until(() => r.sink.eventIdsOf(ordinary.id).length === 3, 5 * MINUTE);
       await r.time.advance(3 * MINUTE);
 
@@ -141,25 +155,10 @@ describe("a child without a cursor is judged against the destination's record", 
   );
 
   it("an empty record made the evening before, and the data directory lost across midnight: the evening's facts still come", async () => {
-    // 22:15 in Paris: the bridge follows a child with no fact yet (her record made, naming
-    // nothing), stops at 22:35 and comes back at 00:50 the next day with its store unreadable.
-    const r = await rigWithFacts("2026-11-21T21:15:00Z", []);
-    const { ordinary } = r.sim.children;
-    await r.time.advance(20 * MINUTE);
-    const evening = r.sim.addEvent(
-      ordinary.id,
-      { type: "cheer_sent", cheer: "super" },
-      { at: "2026-11-21T22:40:00Z" },
+    // A child with no fact yet (her record made, naming nothing); the store unreadable after midnight.
+    const { r, ordinary, evening, night } = await backAfterMidnight([], (dataDir) =>
+      writeFile(join(dataDir, STORE_FILE_NAME), "{ not a store"),
     );
-    const night = r.sim.addEvent(
-      ordinary.id,
-      { type: "cheer_sent", cheer: "seen" },
-      { at: "2026-11-21T23:20:00Z" },
-    );
-    await r.restartOnDamagedDataDir(async (dataDir) => {
-      await r.time.advance(2 * HOUR + 15 * MINUTE);
-      await writeFile(join(dataDir, STORE_FILE_NAME), "{ not a store");
-    });
     await r.time.until(() => r.sink.eventIdsOf(ordinary.id).length === 2, 5 * MINUTE);
     await r.time.advance(3 * MINUTE);
     expect(r.sink.eventIdsOf(ordinary.id)).toEqual([evening.id, night.id]);
