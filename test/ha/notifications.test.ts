@@ -1,9 +1,10 @@
+import { Writable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import type { EngineStatus } from "../../src/engine/sink.js";
 import { STATUS_ENTITY_ID } from "../../src/ha/entity-names.js";
 import { HaSink } from "../../src/ha/ha-sink.js";
 import { BROKER_NOTIFICATION_ID, TOKEN_NOTIFICATION_ID } from "../../src/ha/index.js";
-import { silentLogger } from "../../src/log/logger.js";
+import { createLogger } from "../../src/log/logger.js";
 import { CuttableLink, type HaEvent, startMqttRig, testedHomeAssistantVersion } from "../lab/index.js";
 import type { BridgeProcess } from "../support/bridge-process.js";
 import { type LabBridgeOptions, suiteOnRig } from "../support/lab-bridges.js";
@@ -83,19 +84,24 @@ describe(`notifications of an earlier run, on Home Assistant ${version}`, () => 
   it("dismisses each once per connection, not at every status publish", async () => {
     const calls = await lab.rig.ha.subscribeEvents("call_service");
     cleanups.push(() => calls.close());
+    const noticeCalls = () => calls.events.filter((e) => e.data.domain === "persistent_notification");
     const dismissalsOfOurs = () =>
-      calls.events.filter(
-        (e) =>
-          e.data.domain === "persistent_notification" &&
-          e.data.service === "dismiss" &&
-          OURS.includes(serviceData(e)?.notification_id ?? ""),
+      noticeCalls().filter(
+        (e) => e.data.service === "dismiss" && OURS.includes(serviceData(e)?.notification_id ?? ""),
       ).length;
     await raisedByAnEarlierRun();
     const link = await CuttableLink.open(lab.rig.ha.url);
+    const logged: string[] = [];
+    const destination = new Writable({
+      write(chunk: Buffer, _encoding, callback) {
+        logged.push(chunk.toString("utf8"));
+        callback();
+      },
+    });
     const sink = new HaSink({
       url: link.url,
       token: lab.rig.ha.token,
-      logger: silentLogger(),
+      logger: createLogger({ level: "debug", destination, secrets: [lab.rig.ha.token] }),
       requireAdmin: true,
     });
     const abort = new AbortController();
@@ -104,20 +110,36 @@ describe(`notifications of an earlier run, on Home Assistant ${version}`, () => 
       await sink.close();
       await link.close();
     });
+    /** What was seen so far, for a failure: the notification calls recorded and the sink's lines. */
+    const seen = () =>
+      `calls: ${noticeCalls()
+        .map((e) => `${e.data.service as string} ${serviceData(e)?.notification_id}`)
+        .join(", ")}\nthe sink said:\n${logged.join("")}`;
+    /**
+     * Every call made so far is recorded once a call made after them is: Home Assistant sends
+     * one socket's events in the order it fires them. Then the count of dismissals is final.
+     */
+    const dismissalsSoFar = async (marker: string) => {
+      await lab.rig.ha.callService("persistent_notification", "dismiss", { notification_id: marker });
+      await lab.rig.ha.waitFor(() => calls.events.some((e) => serviceData(e)?.notification_id === marker), {
+        timeoutMs: 30_000,
+        description: () => `the call ${marker} recorded (${seen()})`,
+      });
+      return dismissalsOfOurs();
+    };
     await sink.open();
     await sink.whenReady(abort.signal);
     for (let i = 0; i < 3; i++) await sink.publishStatus({ ...ok, requestsLastMinute: i });
-    await lab.rig.ha.waitFor(async () => (await shown()).every((id) => !OURS.includes(id)));
-    await lab.rig.ha.waitFor(() => dismissalsOfOurs() >= 2);
+    await lab.rig.ha.waitFor(async () => (await shown()).every((id) => !OURS.includes(id)), {
+      description: () => `our notifications gone (${seen()})`,
+    });
+    expect(await dismissalsSoFar("marker_1"), seen()).toBe(2);
     // A new connection: what Home Assistant shows is unknown again, so each is dismissed once more.
     link.cut();
     await lab.rig.ha.waitFor(() => !sink.ready, { intervalMs: 10 });
     await sink.whenReady(abort.signal);
     for (let i = 0; i < 3; i++) await sink.publishStatus({ ...ok, requestsLastMinute: i });
-    // Exactly two per connection: a call made after them all is recorded after them all.
-    await lab.rig.ha.callService("persistent_notification", "dismiss", { notification_id: "marker" });
-    await lab.rig.ha.waitFor(() => calls.events.some((e) => serviceData(e)?.notification_id === "marker"));
-    expect(dismissalsOfOurs()).toBe(4);
+    expect(await dismissalsSoFar("marker_2"), seen()).toBe(4);
   }, 120_000);
 
   it("a bridge publishing states through REST dismisses both (no broker: nothing left to refuse)", async () => {
