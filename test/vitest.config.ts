@@ -17,24 +17,24 @@ const onOldestToo = [
   "test/fault/restart-ha.test.ts",
   "test/addon/blueprints-ha.test.ts",
   // The delivery script and MQTT discovery speak version-specific Home Assistant.
-  "test/ha/delivery-record.test.ts",
+  "test/ha/delivery/delivery-record.test.ts",
   "test/fault/ha-crash-redelivery.test.ts",
-  "test/ha/mqtt/mqtt-publisher.test.ts",
+  "test/ha/entities/mqtt/mqtt-publisher.test.ts",
   // Home Assistant's MQTT client without its broker: each release's paho queues differently.
-  "test/ha/mqtt/broker-away-from-ha.test.ts",
+  "test/ha/entities/mqtt/broker-away-from-ha.test.ts",
   // Derived facts, screen time allowed and the recorder's statistics, in both publishing modes.
   "test/ha/parent-facts.test.ts",
   // Dismissing what an earlier run raised: notifications and their services differ by release.
-  "test/ha/notifications.test.ts",
+  "test/ha/link/notifications.test.ts",
   // The dashboard: Home Assistant's own cards, as each release's frontend draws them.
   "test/ha/dashboard/dashboard-ha.test.ts",
   // Ids as each release's own slugify makes them; texts in each release's language settings.
-  "test/ha/slugify.test.ts",
+  "test/ha/entities/slugify.test.ts",
   "test/ha/texts/household-language.test.ts",
   // The removal: registries, helpers and notifications as each release lists and removes them.
-  "test/ha/removal.test.ts",
+  "test/ha/removal/removal.test.ts",
   // Assist: each release's own intents and conversation agent.
-  "test/ha/assist.test.ts",
+  "test/ha/parts/assist.test.ts",
 ];
 
 /*

@@ -1,5 +1,5 @@
 // Where the MQTT broker comes from, for the MQTT publishing mode: the Supervisor's MQTT service in
-// the add-on (asked at start by src/ha/mqtt/supervisor-broker.ts), MQTT_URL and its credentials
+// the add-on (asked at start by src/ha/entities/mqtt/supervisor-broker.ts), MQTT_URL and its credentials
 // standalone. Configuration says only where to look; nothing here talks to a broker or the Supervisor.
 
 export type BrokerSource =

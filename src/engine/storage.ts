@@ -98,7 +98,7 @@ export interface RecentDelivery {
 /**
  * Where a sink notes the facts it sent lately, across restarts of the bridge, each note safe from a
  * kill once made: Home Assistant's deliverer sends again from it what a crash of Home Assistant
- * lost (src/ha/recent-deliveries.ts). `load` gives them in the order they were first sent.
+ * lost (src/ha/delivery/recent-deliveries.ts). `load` gives them in the order they were first sent.
  */
 export interface RecentDeliveryHistory {
   load(): RecentDelivery[];

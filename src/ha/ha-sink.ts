@@ -14,20 +14,20 @@ import {
 import type { RecentDeliveryHistory } from "../engine/storage.js";
 import type { Logger } from "../log/logger.js";
 import { BRIDGE_VERSION } from "../version.js";
-import { AssistExposure, type AssistMemory } from "./assist.js";
-import { BridgeDiagnostics } from "./bridge-diagnostics.js";
-import { BridgeNotices } from "./bridge-notices.js";
-import { HaConnection } from "./connection.js";
 import { DashboardKeeper } from "./dashboard/dashboard-keeper.js";
-import { type ChildIdentity, childEntities, refusedStatusEntity, statusEntity } from "./entities.js";
-import { contractNames, type EntityNames } from "./entity-names.js";
-import type { EntityPublisher, EntityPublisherFactory } from "./entity-publisher.js";
-import { HomeAssistantAuthError, HomeAssistantNotAdminError } from "./errors.js";
-import { type DeliveryLease, EventDeliverer } from "./event-deliverer.js";
-import { RestEntities } from "./rest/rest-entities.js";
-import { SettledSlugs, type SlugMemory } from "./settled-slugs.js";
-import { slugsShown } from "./shown-slugs.js";
-import { StateWriter } from "./state-writer.js";
+import { type DeliveryLease, EventDeliverer } from "./delivery/event-deliverer.js";
+import { type ChildIdentity, childEntities, refusedStatusEntity, statusEntity } from "./entities/entities.js";
+import { contractNames, type EntityNames } from "./entities/entity-names.js";
+import type { EntityPublisher, EntityPublisherFactory } from "./entities/entity-publisher.js";
+import { RestEntities } from "./entities/rest/rest-entities.js";
+import { SettledSlugs, type SlugMemory } from "./entities/settled-slugs.js";
+import { slugsShown } from "./entities/shown-slugs.js";
+import { HaConnection } from "./link/connection.js";
+import { HomeAssistantAuthError, HomeAssistantNotAdminError } from "./link/errors.js";
+import { StateWriter } from "./link/state-writer.js";
+import { AssistExposure, type AssistMemory } from "./parts/assist.js";
+import { BridgeDiagnostics } from "./parts/bridge-diagnostics.js";
+import { BridgeNotices } from "./parts/bridge-notices.js";
 import { HouseholdLanguage } from "./texts/household-language.js";
 
 export interface HaSinkOptions {

@@ -14,34 +14,34 @@ import type { Sink } from "../engine/sink.js";
 import type { RecentDeliveryHistory } from "../engine/storage.js";
 import type { Logger } from "../log/logger.js";
 import { BRIDGE_VERSION } from "../version.js";
-import type { AssistMemory } from "./assist.js";
-import { EntityNames } from "./entity-names.js";
-import type { DeliveryLease } from "./event-deliverer.js";
+import type { DeliveryLease } from "./delivery/event-deliverer.js";
+import { EntityNames } from "./entities/entity-names.js";
+import type { BrokerAddress } from "./entities/mqtt/mqtt-link.js";
+import type { SupervisorAccess } from "./entities/mqtt/supervisor-broker.js";
+import type { SlugMemory } from "./entities/settled-slugs.js";
 import { HaSink } from "./ha-sink.js";
-import type { BrokerAddress } from "./mqtt/mqtt-link.js";
-import type { SupervisorAccess } from "./mqtt/supervisor-broker.js";
-import type { SlugMemory } from "./settled-slugs.js";
+import type { AssistMemory } from "./parts/assist.js";
 
-export type { AssistMemory, AssistRecord } from "./assist.js";
 export {
   type DashboardOnce,
   type DashboardOnceOptions,
   writeDashboardOnce,
 } from "./dashboard/dashboard-once.js";
-export { DEMO_ENTITY_PREFIX } from "./entity-names.js";
-export { EVENT_TYPE } from "./event-data.js";
-export { type HeldLease, holdHouseholdLease, LeaseLostError } from "./household-lease.js";
-export type { BrokerAddress } from "./mqtt/mqtt-link.js";
-export type { SupervisorAccess } from "./mqtt/supervisor-broker.js";
+export { EVENT_TYPE } from "./delivery/event-data.js";
+export { REDELIVERY_WINDOW_MS } from "./delivery/recent-deliveries.js";
+export { DEMO_ENTITY_PREFIX } from "./entities/entity-names.js";
+export type { BrokerAddress } from "./entities/mqtt/mqtt-link.js";
+export type { SupervisorAccess } from "./entities/mqtt/supervisor-broker.js";
+export type { SlugMemory } from "./entities/settled-slugs.js";
+export { type HeldLease, holdHouseholdLease, LeaseLostError } from "./household/household-lease.js";
 export {
   ANOTHER_BRIDGE_NOTIFICATION_ID,
   BROKER_NOTIFICATION_ID,
   TOKEN_NOTIFICATION_ID,
-} from "./notifications.js";
-export { REDELIVERY_WINDOW_MS } from "./recent-deliveries.js";
-export { type RemovalOptions, RemovalRefusedError, removeFromHomeAssistant } from "./removal.js";
-export type { RemovalResult } from "./removal-plan.js";
-export type { SlugMemory } from "./settled-slugs.js";
+} from "./link/notifications.js";
+export type { AssistMemory, AssistRecord } from "./parts/assist.js";
+export { type RemovalOptions, RemovalRefusedError, removeFromHomeAssistant } from "./removal/removal.js";
+export type { RemovalResult } from "./removal/removal-plan.js";
 export { type BlueprintTexts, blueprintLanguages } from "./texts/texts.js";
 
 export interface HomeAssistantTargetOptions {
@@ -87,11 +87,14 @@ export async function homeAssistantSink(options: HomeAssistantTargetOptions): Pr
   const { broker, entityPrefix, removeOnStop, supervisor, ...rest } = options;
   const common = { ...rest, names: new EntityNames(entityPrefix), removeOnStop: removeOnStop ?? false };
   if (!broker) return new HaSink(common);
-  const { mqttEntities } = await import("./mqtt/mqtt-entities.js");
+  const { mqttEntities } = await import("./entities/mqtt/mqtt-entities.js");
   const addon = supervisor
     ? {
         askBrokerAgain: () => supervisorBroker(supervisor),
-        configurationUrl: await (await import("./mqtt/addon-page.js")).addonPage(supervisor, options.signal),
+        configurationUrl: await (await import("./entities/mqtt/addon-page.js")).addonPage(
+          supervisor,
+          options.signal,
+        ),
       }
     : {};
   return new HaSink({
@@ -109,6 +112,6 @@ export async function supervisorBroker(
   supervisor: SupervisorAccess,
   signal?: AbortSignal,
 ): Promise<BrokerAddress | null> {
-  const lookup = await import("./mqtt/supervisor-broker.js");
+  const lookup = await import("./entities/mqtt/supervisor-broker.js");
   return lookup.supervisorBroker(supervisor, signal);
 }

@@ -22,7 +22,7 @@ const PER_CHILD_LIMIT = 1_000;
 
 /**
  * The facts sent to Home Assistant lately, with what each said, so that a bridge that died together
- * with Home Assistant can send again what Home Assistant lost (src/ha/recent-deliveries.ts). One
+ * with Home Assistant can send again what Home Assistant lost (src/ha/delivery/recent-deliveries.ts). One
  * JSON line per change, on disk before the send or acknowledgement that follows it (durable, as the
  * delivered-events log): `{"sent":…}` with the child and the fact, `{"answered":…}` with their
  * ids. Rewritten with only what falls within the window before the latest note, measured from the

@@ -5,11 +5,11 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { connectAsync, type MqttClient } from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Today } from "../../src/api/schemas.js";
-import { type ChildIdentity, childEntities } from "../../src/ha/entities.js";
-import { contractNames } from "../../src/ha/entity-names.js";
-import { EVENT_TYPE } from "../../src/ha/event-data.js";
-import { bridgeDiscovery, childDiscovery } from "../../src/ha/mqtt/discovery.js";
-import { bridgeOnline, childStateMessages } from "../../src/ha/mqtt/state-messages.js";
+import { EVENT_TYPE } from "../../src/ha/delivery/event-data.js";
+import { type ChildIdentity, childEntities } from "../../src/ha/entities/entities.js";
+import { contractNames } from "../../src/ha/entities/entity-names.js";
+import { bridgeDiscovery, childDiscovery } from "../../src/ha/entities/mqtt/discovery.js";
+import { bridgeOnline, childStateMessages } from "../../src/ha/entities/mqtt/state-messages.js";
 import { en } from "../../src/ha/texts/en.js";
 import {
   type EventRecorder,

@@ -3,8 +3,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { apiEventTypes } from "../../src/api/schemas.js";
 import { derivedFactTypes } from "../../src/engine/derived-facts.js";
-import { EVENT_TYPE } from "../../src/ha/event-data.js";
-import { CHILD_MANUFACTURER } from "../../src/ha/mqtt/discovery.js";
+import { EVENT_TYPE } from "../../src/ha/delivery/event-data.js";
+import { CHILD_MANUFACTURER } from "../../src/ha/entities/mqtt/discovery.js";
 import { Input, parseHaYaml } from "../support/blueprint-yaml.js";
 import { readText, repoRoot } from "./supervisor-rules.js";
 

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { childEntityId, STATUS_ENTITY_ID } from "../../src/ha/entity-names.js";
+import { childEntityId, STATUS_ENTITY_ID } from "../../src/ha/entities/entity-names.js";
 import type { Cheer } from "../../src/simulator/facts.js";
 import type { ApiSimulator } from "../../src/simulator/index.js";
 import {
@@ -105,7 +105,7 @@ describe(`the bundle the image runs, on Home Assistant ${version}`, () => {
     expect(run.text()).not.toContain(ha.token);
     // Nothing of Node's that this mode does not use (the ledger, src/build/README.md): the bundle's
     // stand-ins keep undici's HTTP/2 and ws's TLS (on http:// here) out, the ws global
-    // (src/ha/connection.ts) Node's own copy of undici, while ws's handshake, checked by Home
+    // (src/ha/link/connection.ts) Node's own copy of undici, while ws's handshake, checked by Home
     // Assistant, went through.
     const recorded = await readFile(loadedFile, "utf8");
     await rm(dirname(loadedFile), { recursive: true, force: true });

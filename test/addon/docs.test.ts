@@ -10,6 +10,7 @@ import { type DerivedFactType, derivedFactTypes, type Fact } from "../../src/eng
 import type { BridgeState } from "../../src/engine/sink.js";
 import { reasonText, unavailableReasonKinds } from "../../src/engine/unavailable-reason.js";
 import { childSection } from "../../src/ha/dashboard/child-sections.js";
+import { EVENT_TYPE, eventData } from "../../src/ha/delivery/event-data.js";
 import {
   type ChildIdentity,
   childEntities,
@@ -18,9 +19,8 @@ import {
   STATUS_ENTITY_ID,
   statusEntity,
   unavailableChildEntities,
-} from "../../src/ha/entities.js";
-import { contractNames } from "../../src/ha/entity-names.js";
-import { EVENT_TYPE, eventData } from "../../src/ha/event-data.js";
+} from "../../src/ha/entities/entities.js";
+import { contractNames } from "../../src/ha/entities/entity-names.js";
 import { BROKER_NOTIFICATION_ID, TOKEN_NOTIFICATION_ID } from "../../src/ha/index.js";
 import { en } from "../../src/ha/texts/en.js";
 import { sampleCalmDay, sampleToday } from "../support/facts.js";

@@ -91,7 +91,7 @@ describe("npm run build", () => {
     ).toEqual([]);
     // …and it is there for the MQTT mode to load: a chunk that src/ha/index.ts imports when needed.
     const everything = sourcesOf(metafile, Object.keys(metafile.outputs));
-    expect(everything).toContain("src/ha/mqtt/mqtt-entities.ts");
+    expect(everything).toContain("src/ha/entities/mqtt/mqtt-entities.ts");
   });
 
   it("takes zod's small build and its English messages only", () => {

@@ -66,7 +66,7 @@ describe("the bundle's stand-ins for Node's modules", () => {
   it("name the package a bundled file comes from", () => {
     expect(packageOfFile("/x/node_modules/ws/lib/websocket.js")).toBe("ws");
     expect(packageOfFile("/x/node_modules/a/node_modules/@scope/b/index.js")).toBe("@scope/b");
-    expect(packageOfFile("/x/src/ha/connection.ts")).toBeUndefined();
+    expect(packageOfFile("/x/src/ha/link/connection.ts")).toBeUndefined();
   });
 
   it("throw, for a module left out, the error Node throws for a built-in it lacks", () => {

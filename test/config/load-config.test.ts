@@ -242,7 +242,7 @@ describe("add-on configuration from options.json", () => {
       url: "http://supervisor/core",
       token: "supervisor-token",
     });
-    // Only where to ask: the MQTT wing asks the Supervisor at start (src/ha/mqtt/supervisor-broker.ts).
+    // Only where to ask: the MQTT wing asks the Supervisor at start (src/ha/entities/mqtt/supervisor-broker.ts).
     expect(config.broker).toEqual({
       kind: "supervisor",
       url: "http://supervisor",

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { beforeAll, describe, expect, it } from "vitest";
-import { childEntityId, childEntityKinds, STATUS_ENTITY_ID } from "../../src/ha/entities.js";
+import { childEntityId, childEntityKinds, STATUS_ENTITY_ID } from "../../src/ha/entities/entities.js";
 import { loggedEventIds, loggedEvents, startDeliveryRig, testedHomeAssistantVersion } from "../lab/index.js";
 import type { BridgeProcess } from "../support/bridge-process.js";
 import { suiteOnRig } from "../support/lab-bridges.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { childEntityId, childEntityKinds, STATUS_ENTITY_ID } from "../../src/ha/entities.js";
+import { childEntityId, childEntityKinds, STATUS_ENTITY_ID } from "../../src/ha/entities/entities.js";
 import { startDeliveryRig, testedHomeAssistantVersion } from "../lab/index.js";
 import { suiteOnRig } from "../support/lab-bridges.js";
 

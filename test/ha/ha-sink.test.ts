@@ -7,14 +7,14 @@ import {
   NotDeliveredError,
   SinkRefusedError,
 } from "../../src/engine/sink.js";
+import { HaSink } from "../../src/ha/ha-sink.js";
+import { TOKEN_NOTIFICATION_ID } from "../../src/ha/index.js";
 import {
   HomeAssistantAuthError,
   HomeAssistantConnectionError,
   HomeAssistantError,
   toHomeAssistantError,
-} from "../../src/ha/errors.js";
-import { HaSink } from "../../src/ha/ha-sink.js";
-import { TOKEN_NOTIFICATION_ID } from "../../src/ha/index.js";
+} from "../../src/ha/link/errors.js";
 import { silentLogger } from "../../src/log/logger.js";
 import {
   HOME_ASSISTANT_SETUP_TIMEOUT_MS,

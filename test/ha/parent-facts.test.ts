@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Child } from "../../src/api/schemas.js";
 import { derivedFactTypes } from "../../src/engine/derived-facts.js";
-import { childEntityId } from "../../src/ha/entity-names.js";
+import { childEntityId } from "../../src/ha/entities/entity-names.js";
 import type { ApiSimulator } from "../../src/simulator/index.js";
 import {
   type EventRecorder,

@@ -2,7 +2,7 @@ import { appendFile, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { ChildRef } from "../../src/engine/sink.js";
-import { RecentDeliveries } from "../../src/ha/recent-deliveries.js";
+import { RecentDeliveries } from "../../src/ha/delivery/recent-deliveries.js";
 import { RECENT_DELIVERY_LOG_FILE, RecentDeliveryLog } from "../../src/store/recent-delivery-log.js";
 import { sampleDelivery, sampleDerivedDelivery } from "../support/facts.js";
 import { captureLogger, tempDir, WARN } from "./helpers.js";

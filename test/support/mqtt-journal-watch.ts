@@ -1,5 +1,5 @@
 import { connectAsync } from "mqtt";
-import { BASE } from "../../src/ha/mqtt/topics.js";
+import { BASE } from "../../src/ha/entities/mqtt/topics.js";
 
 /**
  * Every fact message Home Assistant publishes to the children's event entities (MQTT mode), as

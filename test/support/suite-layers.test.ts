@@ -48,7 +48,7 @@ describe("which suites need the lab", () => {
         "test/ha/publisher.test.ts",
         "test/fault/kill-bridge.test.ts",
         "test/ha/dashboard/dashboard-browser.test.ts",
-        "test/ha/mqtt/mqtt-link.test.ts",
+        "test/ha/entities/mqtt/mqtt-link.test.ts",
         "test/fault/power-cut.test.ts",
       ]),
     );

@@ -1,4 +1,4 @@
-import { CONTRACT_PREFIX, type EntityNames } from "../entity-names.js";
+import { CONTRACT_PREFIX, type EntityNames } from "../entities/entity-names.js";
 import type { Texts } from "../texts/texts.js";
 import { bridgeStatusText } from "./card-text.js";
 import { type ChildCardOptions, childCardSet, childColumn, type DashboardChild } from "./child-cards.js";

@@ -1,4 +1,4 @@
-import type { EntityNames } from "../entity-names.js";
+import type { EntityNames } from "../entities/entity-names.js";
 import type { Texts } from "../texts/texts.js";
 import { otherHomeText, todayText, unreadableText } from "./card-text.js";
 import { DEFAULT_GAUGE_MAX } from "./gauge-top.js";

@@ -1,4 +1,4 @@
-import type { EntityNames } from "../entity-names.js";
+import type { EntityNames } from "../entities/entity-names.js";
 import type { DashboardChild } from "./child-cards.js";
 import { gaugeTop } from "./gauge-top.js";
 

@@ -1,7 +1,7 @@
 import type { Today } from "../../api/schemas.js";
 import type { Logger } from "../../log/logger.js";
-import type { CommandLink } from "../command-link.js";
-import type { EntityNames } from "../entity-names.js";
+import type { EntityNames } from "../entities/entity-names.js";
+import type { CommandLink } from "../link/command-link.js";
 import type { Texts } from "../texts/texts.js";
 import { buildDashboard, dashboardPlace } from "./build-dashboard.js";
 import type { DashboardChild } from "./child-cards.js";

@@ -1,6 +1,6 @@
 import type { Logger } from "../../log/logger.js";
-import { HaConnection } from "../connection.js";
-import { contractNames, EntityNames } from "../entity-names.js";
+import { contractNames, EntityNames } from "../entities/entity-names.js";
+import { HaConnection } from "../link/connection.js";
 import { textsFor } from "../texts/texts.js";
 import { buildDashboard, type DashboardPlace, dashboardPlace } from "./build-dashboard.js";
 import { childrenInStates, type PublishedState } from "./children-in-states.js";

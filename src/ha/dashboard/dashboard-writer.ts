@@ -1,5 +1,5 @@
-import type { CommandLink } from "../command-link.js";
-import { HomeAssistantError } from "../errors.js";
+import type { CommandLink } from "../link/command-link.js";
+import { HomeAssistantError } from "../link/errors.js";
 import type { DashboardPlace } from "./build-dashboard.js";
 import type { LovelaceConfig } from "./lovelace.js";
 import { judge, marked } from "./marker.js";

@@ -1,6 +1,11 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { connectAsync } from "mqtt";
-import { BASE, BRIDGE_NODE, childNodeOfTopic, DISCOVERY_PREFIX } from "../../../src/ha/mqtt/topics.js";
+import {
+  BASE,
+  BRIDGE_NODE,
+  childNodeOfTopic,
+  DISCOVERY_PREFIX,
+} from "../../../src/ha/entities/mqtt/topics.js";
 
 /** How long the broker is given to send every retained message after the subscription. */
 const RETAINED_SETTLE_MS = 1_000;

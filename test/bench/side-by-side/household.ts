@@ -1,6 +1,6 @@
 import type { Child } from "../../../src/api/schemas.js";
-import { slugify } from "../../../src/ha/slugify.js";
-import { newSlugs } from "../../../src/ha/slugs.js";
+import { slugify } from "../../../src/ha/entities/slugify.js";
+import { newSlugs } from "../../../src/ha/entities/slugs.js";
 import type { ApiSimulator } from "../../../src/simulator/index.js";
 
 export interface SideHousehold {

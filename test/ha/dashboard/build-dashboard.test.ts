@@ -15,7 +15,7 @@ import type {
   SectionsView,
 } from "../../../src/ha/dashboard/lovelace.js";
 import { judge, MARK_KEY, marked } from "../../../src/ha/dashboard/marker.js";
-import { contractNames, EntityNames } from "../../../src/ha/entity-names.js";
+import { contractNames, EntityNames } from "../../../src/ha/entities/entity-names.js";
 import { en } from "../../../src/ha/texts/en.js";
 import { fr } from "../../../src/ha/texts/fr.js";
 

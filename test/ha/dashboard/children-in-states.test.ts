@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { childrenInStates, type PublishedState } from "../../../src/ha/dashboard/children-in-states.js";
-import { contractNames, EntityNames } from "../../../src/ha/entity-names.js";
+import { contractNames, EntityNames } from "../../../src/ha/entities/entity-names.js";
 
 const demo = new EntityNames("reward_facts_demo");
 const state = (

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Child, TodayPayload } from "../../../src/api/schemas.js";
 import { DEFAULT_GAUGE_MAX } from "../../../src/ha/dashboard/build-dashboard.js";
 import type { LovelaceCard } from "../../../src/ha/dashboard/lovelace.js";
-import { childEntityId } from "../../../src/ha/entity-names.js";
+import { childEntityId } from "../../../src/ha/entities/entity-names.js";
 import { en } from "../../../src/ha/texts/en.js";
 import { fr } from "../../../src/ha/texts/fr.js";
 import { fill, type Texts } from "../../../src/ha/texts/texts.js";

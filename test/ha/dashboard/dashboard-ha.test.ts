@@ -3,7 +3,6 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HaConnection } from "../../../src/ha/connection.js";
 import { buildDashboard, dashboardPlace } from "../../../src/ha/dashboard/build-dashboard.js";
 import { removeDashboard, writeDashboard } from "../../../src/ha/dashboard/dashboard-writer.js";
 import { dashboardLayout } from "../../../src/ha/dashboard/layout.js";
@@ -14,8 +13,9 @@ import {
   childEntities,
   statusEntity,
   unavailableChildEntities,
-} from "../../../src/ha/entities.js";
-import { contractNames, EntityNames } from "../../../src/ha/entity-names.js";
+} from "../../../src/ha/entities/entities.js";
+import { contractNames, EntityNames } from "../../../src/ha/entities/entity-names.js";
+import { HaConnection } from "../../../src/ha/link/connection.js";
 import { en } from "../../../src/ha/texts/en.js";
 import { silentLogger } from "../../../src/log/logger.js";
 import {

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Today } from "../../../src/api/schemas.js";
-import { HaConnection } from "../../../src/ha/connection.js";
 import { DEFAULT_GAUGE_MAX } from "../../../src/ha/dashboard/build-dashboard.js";
 import { DashboardKeeper } from "../../../src/ha/dashboard/dashboard-keeper.js";
 import type { LovelaceCard, LovelaceConfig } from "../../../src/ha/dashboard/lovelace.js";
-import { contractNames } from "../../../src/ha/entity-names.js";
+import { contractNames } from "../../../src/ha/entities/entity-names.js";
 import { HaSink } from "../../../src/ha/ha-sink.js";
+import { HaConnection } from "../../../src/ha/link/connection.js";
 import { en } from "../../../src/ha/texts/en.js";
 import { silentLogger } from "../../../src/log/logger.js";
 import {

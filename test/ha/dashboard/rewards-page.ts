@@ -1,6 +1,6 @@
 import type { Browser, Page } from "playwright-core";
 import { dashboardPlace } from "../../../src/ha/dashboard/build-dashboard.js";
-import { contractNames } from "../../../src/ha/entity-names.js";
+import { contractNames } from "../../../src/ha/entities/entity-names.js";
 import { en } from "../../../src/ha/texts/en.js";
 import { localDateOf } from "../../../src/time/zoned.js";
 import { type FrontendTokens, openFrontend, visibleTexts } from "../../lab/index.js";

@@ -1,6 +1,6 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { childEntityId, STATUS_ENTITY_ID } from "../../../src/ha/entity-names.js";
+import { childEntityId, STATUS_ENTITY_ID } from "../../../src/ha/entities/entity-names.js";
 import { en } from "../../../src/ha/texts/en.js";
 import { fr } from "../../../src/ha/texts/fr.js";
 import { type ApiSimulator, ManualClock } from "../../../src/simulator/index.js";
