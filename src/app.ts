@@ -10,8 +10,10 @@ import type { Sink } from "./engine/sink.js";
 import { sleep } from "./engine/sleep.js";
 import {
   type BrokerAddress,
+  type HaConnection,
   type HeldLease,
   holdHouseholdLease,
+  homeAssistantLink,
   homeAssistantSink,
   REDELIVERY_WINDOW_MS,
   supervisorBroker,
@@ -88,6 +90,8 @@ export class App {
   #engine: Engine | undefined;
   /** Held before anything is published to Home Assistant: one bridge per household. */
   #lease: HeldLease | undefined;
+  /** The run's one link to Home Assistant: the lease opens it, the sink joins it. */
+  #link: HaConnection | undefined;
   /** Aborted by stop(): ends a start under way at its next step. */
   readonly #abort = new AbortController();
   /** The start, once begun: stop() waits for it to end before it takes anything down. */
@@ -149,6 +153,8 @@ export class App {
     });
     const broker = await this.#broker(signal);
     signal.throwIfAborted();
+    if (config.homeAssistant)
+      this.#link = homeAssistantLink(homeAssistantAccess(config.homeAssistant), { logger });
     // Before the API is asked anything or Home Assistant (or the broker) given anything: a second
     // bridge waits here.
     this.#lease = await this.#holdLease(store, heartbeat, signal);
@@ -188,8 +194,10 @@ export class App {
     // The demo publishes under names of its own, beside the household's bridge, not instead of it.
     if (!homeAssistant || this.#config.entityPrefix) return undefined;
     const instanceId = await bridgeIdentityOn(store, this.#logger);
+    if (!this.#link) return undefined;
     return holdHouseholdLease({
-      ...homeAssistantAccess(homeAssistant),
+      link: this.#link,
+      access: homeAssistantAccess(homeAssistant),
       logger: this.#logger,
       instanceId,
       mode: this.#config.mode,
@@ -238,10 +246,11 @@ export class App {
   async #buildSink(broker: BrokerAddress | null, signal: AbortSignal): Promise<Sink> {
     const { homeAssistant } = this.#config;
     const sinks: Sink[] = [];
-    if (homeAssistant) {
+    if (homeAssistant && this.#link) {
       this.#logger.info({ url: homeAssistant.url }, "connecting to Home Assistant");
       sinks.push(
         await homeAssistantSink({
+          link: this.#link,
           ...homeAssistantAccess(homeAssistant),
           logger: this.#logger,
           broker,
@@ -338,6 +347,7 @@ export class App {
     await step("the API client", () => this.#client?.close());
     // Last: another bridge may take over once this one has said all it had to say.
     await step("the household lease", () => this.#lease?.release());
+    await step("the link to Home Assistant", () => this.#link?.close());
     if (failures.length > 0) throw failures[0];
   }
 

@@ -11,16 +11,12 @@
 // link and discovery), the mapping of facts to entities, the delivery script and records, the
 // dashboard's parts. Tests may reach inside to try a part alone; the rest of the house does not.
 import type { Sink } from "../engine/sink.js";
-import type { RecentDeliveryHistory } from "../engine/storage.js";
-import type { Logger } from "../log/logger.js";
 import { BRIDGE_VERSION } from "../version.js";
-import type { DeliveryLease } from "./delivery/event-deliverer.js";
 import { EntityNames } from "./entities/entity-names.js";
 import type { BrokerAddress } from "./entities/mqtt/mqtt-link.js";
 import type { SupervisorAccess } from "./entities/mqtt/supervisor-broker.js";
-import type { SlugMemory } from "./entities/settled-slugs.js";
 import { HaSink } from "./ha-sink.js";
-import type { AssistMemory } from "./parts/assist.js";
+import type { HaSinkOptions } from "./sink-wiring.js";
 
 export {
   type DashboardOnce,
@@ -34,6 +30,8 @@ export type { BrokerAddress } from "./entities/mqtt/mqtt-link.js";
 export type { SupervisorAccess } from "./entities/mqtt/supervisor-broker.js";
 export type { SlugMemory } from "./entities/settled-slugs.js";
 export { type HeldLease, holdHouseholdLease, LeaseLostError } from "./household/household-lease.js";
+export type { HaConnection } from "./link/connection.js";
+export { type HomeAssistantAccess, homeAssistantLink } from "./link/home-assistant-link.js";
 export {
   ANOTHER_BRIDGE_NOTIFICATION_ID,
   BROKER_NOTIFICATION_ID,
@@ -44,12 +42,8 @@ export { type RemovalOptions, RemovalRefusedError, removeFromHomeAssistant } fro
 export type { RemovalResult } from "./removal/removal-plan.js";
 export { type BlueprintTexts, blueprintLanguages } from "./texts/texts.js";
 
-export interface HomeAssistantTargetOptions {
-  url: string;
-  token: string;
-  /** Standalone tokens must belong to an administrator; the Supervisor's proxy is one. */
-  requireAdmin: boolean;
-  logger: Logger;
+/** What the app gives the sink: the sink's own options, and how the entities are to be published. */
+export interface HomeAssistantTargetOptions extends Omit<HaSinkOptions, "entities" | "names"> {
   /** Entities through MQTT discovery on this broker; REST-made states when null. */
   broker: BrokerAddress | null;
   /**
@@ -59,24 +53,6 @@ export interface HomeAssistantTargetOptions {
   supervisor?: SupervisorAccess | undefined;
   /** The prefix of entity ids, the event type and helpers; the contract's `reward_facts` when absent. */
   entityPrefix?: string | undefined;
-  /** Remove everything published when the bridge stops (the demo). */
-  removeOnStop?: boolean | undefined;
-  /** Make and keep the Rewards dashboard. */
-  dashboard: boolean;
-  /** Offer the children's entities to Assist, with aliases (the `assist` option); on unless told. */
-  assist?: boolean;
-  /** Where what was offered to Assist is kept across restarts (the data directory). */
-  assistMemory?: AssistMemory | undefined;
-  /** Where the facts sent lately are kept across restarts (the data directory); in memory without. */
-  recentDeliveries?: RecentDeliveryHistory | undefined;
-  /** How long an answered fact may be owed after a drop (REDELIVERY_WINDOW_MS unless a test shortens it). */
-  redeliveryWindowMs?: number | undefined;
-  /** The household lease every delivery checks (none for the demo), and who hears of a refusal. */
-  lease?: DeliveryLease | undefined;
-  /** Where the children's settled slugs are kept across restarts (the data directory). */
-  slugMemory?: SlugMemory | undefined;
-  /** A stop during start-up: the sink's opening gives up when it aborts. */
-  signal?: AbortSignal | undefined;
 }
 
 /**
@@ -84,8 +60,8 @@ export interface HomeAssistantTargetOptions {
  * The MQTT client is loaded only when entities go through MQTT (it is the heaviest module).
  */
 export async function homeAssistantSink(options: HomeAssistantTargetOptions): Promise<Sink> {
-  const { broker, entityPrefix, removeOnStop, supervisor, ...rest } = options;
-  const common = { ...rest, names: new EntityNames(entityPrefix), removeOnStop: removeOnStop ?? false };
+  const { broker, entityPrefix, supervisor, ...rest } = options;
+  const common = { ...rest, names: new EntityNames(entityPrefix) };
   if (!broker) return new HaSink(common);
   const { mqttEntities } = await import("./entities/mqtt/mqtt-entities.js");
   const addon = supervisor

@@ -5,7 +5,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { HaSink } from "../../src/ha/ha-sink.js";
 import { createLogger, type Logger } from "../../src/log/logger.js";
 import { ApiSimulator } from "../../src/simulator/index.js";
 import {
@@ -17,6 +16,7 @@ import {
 } from "../lab/index.js";
 import { BridgeProcess } from "../support/bridge-process.js";
 import { freeLoopbackPort } from "../support/free-port.js";
+import { ownLinkSink } from "../support/own-link-sink.js";
 import { silentServer } from "../support/silent-server.js";
 import { waitFor } from "../support/wait-for.js";
 
@@ -62,7 +62,7 @@ function captureLogger(): { logger: Logger; lines: LogLine[]; raw: string[] } {
 /** An HaSink opening against `url` (REST-made states, nothing else): what the bridge does first. */
 function openSink(url: string, token = TOKEN) {
   const { logger, lines, raw } = captureLogger();
-  const sink = new HaSink({ url, token, logger, requireAdmin: true });
+  const sink = ownLinkSink({ url, token, logger, requireAdmin: true });
   const opened = sink.open().then(
     () => "connected",
     (error: unknown) => error,

@@ -7,7 +7,7 @@ import {
   NotDeliveredError,
   SinkRefusedError,
 } from "../../src/engine/sink.js";
-import { HaSink } from "../../src/ha/ha-sink.js";
+import type { HaSink } from "../../src/ha/ha-sink.js";
 import { TOKEN_NOTIFICATION_ID } from "../../src/ha/index.js";
 import {
   HomeAssistantAuthError,
@@ -22,6 +22,7 @@ import {
   startHomeAssistant,
   testedHomeAssistantVersion,
 } from "../lab/index.js";
+import { ownLinkSink } from "../support/own-link-sink.js";
 
 // The publisher in this process against a real Home Assistant: what the end-to-end test cannot
 // reach quickly (the notification's dismissal, unchanged states left unwritten, refusals).
@@ -90,7 +91,7 @@ async function notifications(): Promise<Array<{ notification_id: string }>> {
 
 beforeAll(async () => {
   ha = await startHomeAssistant({ version });
-  sink = new HaSink({ url: ha.url, token: ha.token, logger: silentLogger(), requireAdmin: true });
+  sink = ownLinkSink({ url: ha.url, token: ha.token, logger: silentLogger(), requireAdmin: true });
   await sink.open();
   await sink.whenReady(abort.signal);
   await sink.setChildren([child]);
@@ -180,7 +181,7 @@ describe(`HaSink against a real Home Assistant ${version}`, () => {
   }, 120_000);
 
   it("notices a Home Assistant that stops answering (no pong) and reconnects once it is back", async () => {
-    const watched = new HaSink({
+    const watched = ownLinkSink({
       url: ha.url,
       token: ha.token,
       logger: silentLogger(),
@@ -203,7 +204,7 @@ describe(`HaSink against a real Home Assistant ${version}`, () => {
   }, 60_000);
 
   it("refuses a token Home Assistant does not know with a typed error", async () => {
-    const stranger = new HaSink({
+    const stranger = ownLinkSink({
       url: ha.url,
       token: "not-a-token",
       logger: silentLogger(),

@@ -6,6 +6,8 @@ interface Pair {
   upstream: Socket;
   /** What the far side sends on this connection is thrown away. */
   deaf: boolean;
+  /** The client opened a websocket on it (its first bytes ask for `/api/websocket`). */
+  websocket: boolean;
 }
 
 /**
@@ -42,6 +44,11 @@ export class CuttableLink {
     return this.#url;
   }
 
+  /** How many websockets (`GET /api/websocket`) are open through the relay now. */
+  get openWebsockets(): number {
+    return [...this.#pairs].filter((pair) => pair.websocket).length;
+  }
+
   /** From now on, what Home Assistant sends on the open connections never arrives. */
   loseReplies(): void {
     for (const pair of this.#pairs) pair.deaf = true;
@@ -72,8 +79,11 @@ export class CuttableLink {
 
   #relay(client: Socket): void {
     const upstream = connect(this.#target.port, this.#target.host);
-    const pair: Pair = { client, upstream, deaf: false };
+    const pair: Pair = { client, upstream, deaf: false, websocket: false };
     this.#pairs.add(pair);
+    client.once("data", (chunk) => {
+      pair.websocket = chunk.toString("latin1").startsWith("GET /api/websocket");
+    });
     client.on("data", (chunk) => upstream.write(chunk));
     upstream.on("data", (chunk) => {
       if (!pair.deaf) client.write(chunk);

@@ -2,6 +2,7 @@ import type { Today } from "../../api/schemas.js";
 import type { Logger } from "../../log/logger.js";
 import type { EntityNames } from "../entities/entity-names.js";
 import type { CommandLink } from "../link/command-link.js";
+import type { SinkPart } from "../parts/sink-part.js";
 import type { Texts } from "../texts/texts.js";
 import { buildDashboard, dashboardPlace } from "./build-dashboard.js";
 import type { DashboardChild } from "./child-cards.js";
@@ -10,6 +11,8 @@ import { gaugeTopOf } from "./gauge-top.js";
 
 export interface DashboardKeeperOptions {
   link: CommandLink;
+  /** Whether the link is up now: nothing is written while it is not. */
+  ready: () => boolean;
   logger: Logger;
   names: EntityNames;
   /** The household's language, as it is now. */
@@ -26,14 +29,48 @@ export interface DashboardKeeperOptions {
  * comes back, each outcome logged once; a failure is logged, never thrown at the bridge (a
  * dashboard is not worth a fact).
  */
-export class DashboardKeeper {
+export class DashboardKeeper implements SinkPart {
+  readonly name = "dashboard";
   readonly #o: DashboardKeeperOptions;
+  /** The children followed, once told: a dashboard made before would show none. */
+  #children: readonly DashboardChild[] | undefined;
   #lastOutcome: DashboardOutcome | undefined;
   /** Each child's gauge top (by slug), as her latest day gave it; none until a day gives one. */
   readonly #gaugeTops = new Map<string, number>();
 
   constructor(options: DashboardKeeperOptions) {
     this.#o = options;
+  }
+
+  /** Home Assistant may have been restored from a backup, or the dashboard deleted meanwhile. */
+  async running(): Promise<void> {
+    await this.#keepForChildren();
+  }
+
+  async children(children: readonly DashboardChild[]): Promise<void> {
+    this.#children = children;
+    if (this.#o.ready()) await this.#keepForChildren();
+  }
+
+  /** Her gauge's top follows her unlocked minutes: the dashboard is written again when it moves. */
+  async childRead(child: DashboardChild, today: Today): Promise<void> {
+    if (this.noteToday(child.slug, today) && this.#o.ready()) await this.#keepForChildren();
+  }
+
+  /** Written again in the household's new language. */
+  async language(): Promise<void> {
+    await this.#keepForChildren();
+  }
+
+  /** The demo's stop: its dashboard goes, unless someone changed it. */
+  async remove(): Promise<void> {
+    await this.#remove().catch((error: unknown) => {
+      this.#o.logger.warn({ err: error }, "the dashboard could not be removed from Home Assistant");
+    });
+  }
+
+  async #keepForChildren(): Promise<void> {
+    if (this.#children) await this.keep(this.#children);
   }
 
   /**
@@ -82,8 +119,8 @@ export class DashboardKeeper {
     }
   }
 
-  /** Deletes the dashboard unless someone changed it (the demo's, when it stops). */
-  async remove(): Promise<void> {
+  /** Deletes the dashboard unless someone changed it. */
+  async #remove(): Promise<void> {
     const place = dashboardPlace(this.#o.names, this.#o.texts());
     if (!(await removeDashboard(this.#o.link, place)))
       this.#o.logger.warn(

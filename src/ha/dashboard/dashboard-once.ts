@@ -1,6 +1,6 @@
 import type { Logger } from "../../log/logger.js";
 import { contractNames, EntityNames } from "../entities/entity-names.js";
-import { HaConnection } from "../link/connection.js";
+import { homeAssistantLink } from "../link/home-assistant-link.js";
 import { textsFor } from "../texts/texts.js";
 import { buildDashboard, type DashboardPlace, dashboardPlace } from "./build-dashboard.js";
 import { childrenInStates, type PublishedState } from "./children-in-states.js";
@@ -38,15 +38,11 @@ export type DashboardOnce =
 
 /** Writes the bridge's dashboard once, for the children Home Assistant shows; rejects when it cannot. */
 export async function writeDashboardOnce(options: DashboardOnceOptions): Promise<DashboardOnce> {
-  const connection = new HaConnection({
-    url: options.url,
-    token: options.token,
-    logger: options.logger,
-    requireAdmin: true,
-    retryFirstConnect: false,
-    // Nothing to republish: the dashboard is written once Home Assistant runs.
-    onRunning: () => Promise.resolve(),
-  });
+  // Only an administrator may make a dashboard.
+  const connection = homeAssistantLink(
+    { url: options.url, token: options.token, requireAdmin: true },
+    { logger: options.logger, giveUpAtOnce: true },
+  );
   try {
     await connection.open();
     await connection.whenReady(options.signal);

@@ -5,7 +5,7 @@ import { sleep } from "../../engine/sleep.js";
 import { request } from "../../http/undici.js";
 import type { Logger } from "../../log/logger.js";
 import { contractNames } from "../entities/entity-names.js";
-import { HaConnection } from "../link/connection.js";
+import type { HaConnection } from "../link/connection.js";
 import {
   HomeAssistantAuthError,
   HomeAssistantHttpError,
@@ -34,9 +34,10 @@ import {
 // fire a fact, whatever the two believe.
 
 export interface HouseholdLeaseOptions {
-  url: string;
-  token: string;
-  requireAdmin: boolean;
+  /** The run's one link to Home Assistant: the lease opens it, the sink finds it open. */
+  link: HaConnection;
+  /** Where the lease's state is read, with its age by Home Assistant's clock (REST answers carry a Date). */
+  access: { url: string; token: string };
   logger: Logger;
   /** This bridge's id, kept in its data directory. */
   instanceId: string;
@@ -182,13 +183,7 @@ class HouseholdLease implements HeldLease {
       since: new Date().toISOString(),
     };
     this.#asker = { id: options.instanceId, run: this.#self.run as string, host: this.#self.host, isRunning };
-    this.#connection = new HaConnection({
-      url: options.url,
-      token: options.token,
-      logger: options.logger,
-      requireAdmin: options.requireAdmin,
-      onRunning: () => Promise.resolve(),
-    });
+    this.#connection = options.link;
   }
 
   get guard(): { entityId: string; run: string } {
@@ -282,9 +277,9 @@ class HouseholdLease implements HeldLease {
     }
   }
 
+  /** Stops renewing; the link is the app's, closed by it. */
   close(): void {
     clearInterval(this.#timer);
-    this.#connection.close();
   }
 
   get #ttl(): number {
@@ -365,7 +360,7 @@ class HouseholdLease implements HeldLease {
   }
 
   #read(): Promise<LeaseReading> {
-    return readLease(this.#o);
+    return readLease(this.#o.access);
   }
 
   async #write(value: string): Promise<void> {

@@ -31,17 +31,6 @@ export interface HaConnectionOptions {
   logger: Logger;
   /** Standalone tokens must belong to an administrator; the Supervisor's proxy is one. */
   requireAdmin: boolean;
-  /** Called after every (re)connection once Core is RUNNING, before the link counts as ready. */
-  onRunning: () => Promise<void>;
-  /** Called when Home Assistant's general settings change (its language, its time zone…). */
-  onConfigUpdated?: () => void;
-  /**
-   * Called when the link drops: Home Assistant stopped, died, or the network failed. Which one
-   * cannot be told: Core ends its websocket connections on its stop event before it would forward
-   * that event to them (2024.3 and 2026.11 alike, measured), so no client ever sees
-   * `homeassistant_stop`.
-   */
-  onDisconnected?: () => void;
   heartbeatMs?: number;
   pongTimeoutMs?: number;
   /**
@@ -49,11 +38,26 @@ export interface HaConnectionOptions {
    * before it); a one-shot command gives up at once instead. True unless told.
    */
   retryFirstConnect?: boolean;
+}
+
+/** What a user of the link hears of it: each hook optional. */
+export interface LinkListener {
   /**
-   * What the log says each time the link becomes ready: the sink's "publishing". Unset or empty, nothing:
-   * the lease's and the removal's links publish nothing, and said so before the bridge did.
+   * After every (re)connection once Core is RUNNING, before the link counts as ready: the link
+   * waits for it (the sink republishes here).
    */
-  readyLine?: string;
+  running?(): Promise<void>;
+  /** The link became ready (after every listener's `running`). */
+  ready?(): void;
+  /** Home Assistant's general settings changed (its language, its time zone…). */
+  configUpdated?(): void;
+  /**
+   * The link dropped: Home Assistant stopped, died, or the network failed. Which one cannot be
+   * told: Core ends its websocket connections on its stop event before it would forward that event
+   * to them (2024.3 and 2026.11 alike, measured), so no client ever sees `homeassistant_stop`.
+   * Not at close().
+   */
+  disconnected?(): void;
 }
 
 /**
@@ -108,6 +112,9 @@ function connectUnlessStopped(auth: Auth, stop: AbortSignal): Promise<Connection
  */
 export class HaConnection {
   readonly #o: Required<HaConnectionOptions>;
+  readonly #listeners = new Set<LinkListener>();
+  /** The first open, shared by every user of the link (the lease opens it, the sink finds it open). */
+  #opened: Promise<void> | undefined;
   #conn: Connection | undefined;
   readonly #readiness = new ReadyGate();
   #config: HassConfig | undefined;
@@ -125,20 +132,35 @@ export class HaConnection {
       heartbeatMs: 30_000,
       pongTimeoutMs: 10_000,
       retryFirstConnect: true,
-      onDisconnected: () => {},
-      onConfigUpdated: () => {},
-      readyLine: "",
       ...options,
     };
     this.#reachability = new Reachability({ url: options.url, token: options.token, logger: options.logger });
   }
 
   /**
+   * Adds a listener; returns what removes it. One that waits for `running` joined a link already
+   * connected: the link is not ready again until it has run (the sink, after the lease).
+   */
+  listen(listener: LinkListener): () => void {
+    this.#listeners.add(listener);
+    if (listener.running && this.#conn?.connected && !this.#closed) {
+      this.#setReady(false);
+      void this.#onConnected();
+    }
+    return () => this.#listeners.delete(listener);
+  }
+
+  /**
    * Connects; resolves once connected (not necessarily RUNNING). Throws on a refused token, and
    * HomeAssistantNotConnectedError when closed, or `signal` aborted (a stop during start-up), before
-   * it could connect.
+   * it could connect. Opened once: a later call resolves with the first.
    */
-  async open(signal?: AbortSignal): Promise<void> {
+  open(signal?: AbortSignal): Promise<void> {
+    this.#opened ??= this.#open(signal);
+    return this.#opened;
+  }
+
+  async #open(signal?: AbortSignal): Promise<void> {
     await ensureWebSocket();
     const stop = signal ? AbortSignal.any([this.#closing.signal, signal]) : this.#closing.signal;
     if (this.#o.retryFirstConnect) this.#probe(PROBE_AT_START_MS);
@@ -158,7 +180,7 @@ export class HaConnection {
     });
     conn.addEventListener("disconnected", () => {
       this.#setReady(false);
-      this.#o.onDisconnected();
+      for (const listener of this.#listeners) listener.disconnected?.();
       this.#o.logger.warn("Home Assistant disconnected; waiting for it to come back");
       this.#probe(PROBE_AFTER_DROP_MS);
     });
@@ -276,7 +298,7 @@ export class HaConnection {
       this.#config = config;
       // Not RUNNING yet: homeassistant_started (subscribed above) brings us back here.
       if (config.state !== "RUNNING") return;
-      await this.#o.onRunning();
+      for (const listener of [...this.#listeners]) await listener.running?.();
       if (generation !== this.#generation || this.#closed) return;
       this.#setReady(true);
     } catch (error) {
@@ -290,14 +312,14 @@ export class HaConnection {
       const config = await this.command<HassConfig>({ type: "get_config" });
       if (this.#closed) return;
       this.#config = config;
-      this.#o.onConfigUpdated();
+      for (const listener of this.#listeners) listener.configUpdated?.();
     } catch (error) {
       this.#o.logger.debug({ err: error }, "Home Assistant's settings could not be read again");
     }
   }
 
   #setReady(ready: boolean): void {
-    if (ready && !this.#readiness.isOpen && this.#o.readyLine) this.#o.logger.info(this.#o.readyLine);
+    if (ready && !this.#readiness.isOpen) for (const listener of this.#listeners) listener.ready?.();
     this.#readiness.set(ready);
   }
 

@@ -4,6 +4,7 @@ import type { ChildIdentity } from "../entities/entities.js";
 import type { EntityNames } from "../entities/entity-names.js";
 import type { CommandLink } from "../link/command-link.js";
 import { fill, type Texts } from "../texts/texts.js";
+import type { SinkPart } from "./sink-part.js";
 
 /*
  * Assist (voice and text) answers "What is Léa's streak?" with Home Assistant's own intents for the
@@ -48,6 +49,10 @@ interface RegistryEntry {
 
 export interface AssistExposureOptions {
   link: CommandLink;
+  /** Whether the link is up now: nothing is offered while it is not. */
+  ready: () => boolean;
+  /** The household's language, as it is now. */
+  texts: () => Texts;
   names: EntityNames;
   logger: Logger;
   memory: AssistMemory | undefined;
@@ -57,13 +62,19 @@ export interface AssistExposureOptions {
   registryEntities: () => boolean;
 }
 
-export class AssistExposure {
+export class AssistExposure implements SinkPart {
+  readonly name = "assist";
   readonly #o: AssistExposureOptions;
   #record: AssistRecord | undefined;
   #warned = false;
 
   constructor(options: AssistExposureOptions) {
     this.#o = options;
+  }
+
+  /** Once a child's entities exist (a discovered entity registers a moment after its config). */
+  async childRead(child: ChildIdentity): Promise<void> {
+    if (this.#o.ready()) await this.keep([child], this.#o.texts());
   }
 
   /** Exposes the children's entities not exposed before, and gives aliases where none are (never throws). */

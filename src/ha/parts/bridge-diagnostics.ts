@@ -1,4 +1,5 @@
-import type { BridgeState, ChildRef, EngineStatus, UnavailableReason } from "../../engine/sink.js";
+import type { ChildRef, EngineStatus, UnavailableReason } from "../../engine/sink.js";
+import type { SinkPart } from "./sink-part.js";
 
 // The bridge's own state, redacted, as Home Assistant's "Download diagnostics" of the bridge's
 // MQTT device shows it (the integration dumps each entity's attributes: this rides on the status
@@ -37,7 +38,8 @@ const iso = (at: number | undefined) => (at === undefined ? null : new Date(at).
  * which is where the bridge's cursor stands once stored), the reads, and the spells of failure;
  * `snapshot` gives them as the attribute. Takes a clock.
  */
-export class BridgeDiagnostics {
+export class BridgeDiagnostics implements SinkPart {
+  readonly name = "diagnostics";
   readonly #now: () => number;
   readonly #children = new Map<string, ChildMark>();
   readonly #open = new Map<string, Spell>();
@@ -48,7 +50,7 @@ export class BridgeDiagnostics {
   }
 
   /** A fact reached Home Assistant (or was already there). */
-  delivered(childId: string, fact: { id: string; at: string }): void {
+  factDelivered(childId: string, fact: { id: string; at: string }): void {
     const mark = this.#mark(childId);
     mark.lastFactId = fact.id;
     mark.lastFactAt = fact.at;
@@ -56,17 +58,17 @@ export class BridgeDiagnostics {
   }
 
   /** The child's today was read: it is readable, whatever spell it was in ends. */
-  read(childId: string, readAt: number): void {
-    this.#mark(childId).readAt = readAt;
-    this.#end(`child:${childId}`);
+  childRead(child: { id: string }, _today: unknown, readAt: number): void {
+    this.#mark(child.id).readAt = readAt;
+    this.#end(`child:${child.id}`);
   }
 
-  unavailable(childId: string, reason: UnavailableReason): void {
+  childUnavailable(childId: string, reason: UnavailableReason): void {
     this.#begin(`child:${childId}`, { what: reason, childId, since: this.#now() });
   }
 
   /** The bridge's state as the engine last told it; a spell runs while it is not `ok`. */
-  status(state: BridgeState): void {
+  status({ state }: Pick<EngineStatus, "state">): void {
     if (state === "ok" || state === "starting") this.#end("bridge");
     else this.#begin("bridge", { what: state, since: this.#now() });
   }

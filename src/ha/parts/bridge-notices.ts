@@ -1,4 +1,4 @@
-import type { BridgeState } from "../../engine/sink.js";
+import type { BridgeState, EngineStatus } from "../../engine/sink.js";
 import type { Logger } from "../../log/logger.js";
 import {
   brokerNotice,
@@ -7,6 +7,7 @@ import {
   type ServiceCaller,
   tokenNotice,
 } from "../link/notifications.js";
+import type { SinkPart } from "./sink-part.js";
 
 /**
  * The bridge's two notifications (a refused API token, a refused MQTT login), kept as their causes
@@ -15,7 +16,8 @@ import {
  * restarted once its cause was fixed: each is sent once on this connection, a dismissal too); then
  * at every status; reworded when the household's language changes.
  */
-export class BridgeNotices {
+export class BridgeNotices implements SinkPart {
+  readonly name = "notifications";
   readonly #token: PersistentNotice;
   readonly #broker: PersistentNotice;
   /** Connected, and told what this connection must show: not while the link is down. */
@@ -28,7 +30,7 @@ export class BridgeNotices {
   }
 
   /** A new connection: what Home Assistant shows is unknown, both are sent once again. */
-  connected(): void {
+  async connected(): Promise<void> {
     this.#token.reset();
     this.#broker.reset();
     this.#live = true;
@@ -38,22 +40,31 @@ export class BridgeNotices {
     this.#live = false;
   }
 
-  /** Whether the broker refuses the bridge now (none refuses when there is no broker). */
-  async broker(refused: boolean): Promise<void> {
-    await this.#broker.show(refused);
-    await this.#showToken();
+  /** The broker refuses the bridge: its notice says what to fix. */
+  async refused(): Promise<void> {
+    await this.#showBroker(true);
+  }
+
+  /** The broker accepted the bridge (or there is none): its notice has no cause left. */
+  async republished(): Promise<void> {
+    await this.#showBroker(false);
   }
 
   /** The bridge's state as the status says it: the token's notice follows it. */
-  async status(state: BridgeState): Promise<void> {
-    this.#state = state;
+  async status(status: EngineStatus): Promise<void> {
+    this.#state = status.state;
     if (this.#live) await this.#showToken();
   }
 
   /** The household's language changed: a notice shown is written again in it. */
-  async reword(): Promise<void> {
+  async language(): Promise<void> {
     await this.#token.reword();
     await this.#broker.reword();
+  }
+
+  async #showBroker(refused: boolean): Promise<void> {
+    await this.#broker.show(refused);
+    await this.#showToken();
   }
 
   /** Before any status, the first status does it. */

@@ -5,8 +5,9 @@ import { contractNames, EntityNames } from "../entities/entity-names.js";
 import type { BrokerAddress } from "../entities/mqtt/mqtt-link.js";
 import { livingHolder } from "../household/household-lease.js";
 import { describeHolder } from "../household/lease.js";
-import { HaConnection } from "../link/connection.js";
+import type { HaConnection } from "../link/connection.js";
 import { HomeAssistantAuthError, HomeAssistantError, HomeAssistantNotAdminError } from "../link/errors.js";
+import { homeAssistantLink } from "../link/home-assistant-link.js";
 import { StateWriter } from "../link/state-writer.js";
 import { textsFor } from "../texts/texts.js";
 import {
@@ -74,13 +75,7 @@ export async function removeFromHomeAssistant(options: RemovalOptions): Promise<
   const { logger, signal } = options;
   const counts = Object.fromEntries(removalKinds.map((kind) => [kind, 0])) as Record<RemovalKind, number>;
   const failed: RemovalKind[] = [];
-  const connection = new HaConnection({
-    url: options.url,
-    token: options.token,
-    logger,
-    requireAdmin: options.requireAdmin,
-    onRunning: () => Promise.resolve(),
-  });
+  const connection = homeAssistantLink(options, { logger });
   const states = new StateWriter({ url: options.url, token: options.token, logger });
   const step = async (kinds: readonly RemovalKind[], run: () => Promise<void>) => {
     signal.throwIfAborted();

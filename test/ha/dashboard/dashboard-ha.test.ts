@@ -92,7 +92,6 @@ beforeAll(async () => {
     token: ha.token,
     logger: silentLogger(),
     requireAdmin: true,
-    onRunning: () => Promise.resolve(),
   });
   await link.open();
   await link.whenReady(AbortSignal.timeout(30_000));

@@ -4,7 +4,7 @@ import { DEFAULT_GAUGE_MAX } from "../../../src/ha/dashboard/build-dashboard.js"
 import { DashboardKeeper } from "../../../src/ha/dashboard/dashboard-keeper.js";
 import type { LovelaceCard, LovelaceConfig } from "../../../src/ha/dashboard/lovelace.js";
 import { contractNames } from "../../../src/ha/entities/entity-names.js";
-import { HaSink } from "../../../src/ha/ha-sink.js";
+import type { HaSink } from "../../../src/ha/ha-sink.js";
 import { HaConnection } from "../../../src/ha/link/connection.js";
 import { en } from "../../../src/ha/texts/en.js";
 import { silentLogger } from "../../../src/log/logger.js";
@@ -16,6 +16,7 @@ import {
   testedHomeAssistantVersion,
 } from "../../lab/index.js";
 import { sampleCalmDay, sampleToday } from "../../support/facts.js";
+import { ownLinkSink } from "../../support/own-link-sink.js";
 
 // The bridge keeps each child's minutes gauge topped at her unlocked minutes: the sink, told each
 // child's day, has the dashboard written again in a real Home Assistant when a gauge's top moves,
@@ -87,7 +88,7 @@ beforeAll(async () => {
     mode: "storage",
   });
   saves = await ha.subscribeEvents("lovelace_updated");
-  sink = new HaSink({
+  sink = ownLinkSink({
     url: ha.url,
     token: ha.token,
     logger: silentLogger(),
@@ -152,10 +153,10 @@ describe("what the keeper is told of each day", () => {
       token: ha.token,
       logger: silentLogger(),
       requireAdmin: true,
-      onRunning: () => Promise.resolve(),
     });
     const keeper = new DashboardKeeper({
       link,
+      ready: () => link.ready,
       logger: silentLogger(),
       names: contractNames,
       texts: () => en,

@@ -4,7 +4,7 @@ import type { DerivedFact } from "../../../src/engine/derived-facts.js";
 import { type FactDelivery, MaybeDeliveredError, NotDeliveredError } from "../../../src/engine/sink.js";
 import { recordIdOf } from "../../../src/ha/delivery/delivery-records.js";
 import { contractNames } from "../../../src/ha/entities/entity-names.js";
-import { HaSink } from "../../../src/ha/ha-sink.js";
+import type { HaSink } from "../../../src/ha/ha-sink.js";
 import { silentLogger } from "../../../src/log/logger.js";
 import {
   CuttableLink,
@@ -13,6 +13,7 @@ import {
   startHomeAssistant,
   testedHomeAssistantVersion,
 } from "../../lab/index.js";
+import { ownLinkSink } from "../../support/own-link-sink.js";
 
 const version = testedHomeAssistantVersion();
 
@@ -80,7 +81,7 @@ async function firedFor(eventId: string): Promise<Array<Record<string, unknown>>
 
 beforeAll(async () => {
   ha = await startHomeAssistant({ version });
-  sink = new HaSink({ url: ha.url, token: ha.token, logger: silentLogger(), requireAdmin: true });
+  sink = ownLinkSink({ url: ha.url, token: ha.token, logger: silentLogger(), requireAdmin: true });
   await sink.open();
   await sink.whenReady(abort.signal);
   await sink.setChildren([child]);
@@ -191,7 +192,7 @@ describe(`the delivery record in Home Assistant ${version}`, () => {
         await ha.wsCommand<Array<{ id: string; name: string; max: number }>>({ type: "input_text/list" })
       ).find((item) => item.id === helper);
     const sinkFor = async () => {
-      const made = new HaSink({ url: ha.url, token: ha.token, logger: silentLogger(), requireAdmin: true });
+      const made = ownLinkSink({ url: ha.url, token: ha.token, logger: silentLogger(), requireAdmin: true });
       await made.open();
       await made.whenReady(abort.signal);
       await made.setChildren([other]);
@@ -226,7 +227,12 @@ describe(`the delivery record in Home Assistant ${version}`, () => {
     // A link that fails under the sink: Home Assistant runs the next fact's script and records
     // it, its answer is lost, then the link ends (as when Core stops just after the script ran).
     const link = await CuttableLink.open(ha.url);
-    const linked = new HaSink({ url: link.url, token: ha.token, logger: silentLogger(), requireAdmin: true });
+    const linked = ownLinkSink({
+      url: link.url,
+      token: ha.token,
+      logger: silentLogger(),
+      requireAdmin: true,
+    });
     try {
       await linked.open();
       await linked.whenReady(abort.signal);
@@ -289,7 +295,7 @@ describe(`the delivery record in Home Assistant ${version}`, () => {
     await holding("other");
     const reclaims: string[] = [];
     let reclaimed = false;
-    const leased = new HaSink({
+    const leased = ownLinkSink({
       url: ha.url,
       token: ha.token,
       logger: silentLogger(),

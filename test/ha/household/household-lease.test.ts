@@ -7,6 +7,8 @@ import {
   livingHolder,
   readLease,
 } from "../../../src/ha/household/household-lease.js";
+import type { HaConnection } from "../../../src/ha/link/connection.js";
+import { homeAssistantLink } from "../../../src/ha/link/home-assistant-link.js";
 import { ANOTHER_BRIDGE_NOTIFICATION_ID } from "../../../src/ha/link/notifications.js";
 import {
   type HomeAssistantInstance,
@@ -27,6 +29,8 @@ const BEAT_MS = 1_000;
 const leaseEntity = `input_text.${contractNames.leaseHelper}`;
 let ha: HomeAssistantInstance;
 const held: HeldLease[] = [];
+/** Each lease's link, closed after the lease is released (as the app does). */
+const links: HaConnection[] = [];
 const aborts: AbortController[] = [];
 const intervals: NodeJS.Timeout[] = [];
 
@@ -38,6 +42,7 @@ afterEach(async () => {
   for (const interval of intervals.splice(0)) clearInterval(interval);
   for (const abort of aborts.splice(0)) abort.abort();
   for (const lease of held.splice(0)) await lease.release().catch(() => undefined);
+  for (const link of links.splice(0)) link.close();
 });
 
 afterAll(async () => {
@@ -58,11 +63,13 @@ function leaseOf(instanceId: string, token = ha.token) {
   const lost: Error[] = [];
   const abort = new AbortController();
   aborts.push(abort);
+  const logger = logs.logger([ha.token]);
+  const link = homeAssistantLink({ url: ha.url, token, requireAdmin: true }, { logger });
+  links.push(link);
   const holding = holdHouseholdLease({
-    url: ha.url,
-    token,
-    requireAdmin: true,
-    logger: logs.logger([ha.token]),
+    link,
+    access: { url: ha.url, token },
+    logger,
     instanceId,
     mode: "standalone",
     beatMs: BEAT_MS,

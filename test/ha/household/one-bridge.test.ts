@@ -5,6 +5,7 @@ import { connectAsync } from "mqtt";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { STATUS_ENTITY_ID } from "../../../src/ha/entities/entity-names.js";
 import {
+  CuttableLink,
   clockOffEnv,
   ensureFaketime,
   type HaEvent,
@@ -116,6 +117,27 @@ const firedTimes = (events: HaEvent[], ids: readonly string[]) =>
   ids.map((id) => events.filter((e) => e.data.event_id === id).length);
 
 describe(`one bridge per household, Home Assistant ${version}`, () => {
+  it("holds one websocket to Home Assistant: the lease's and the sink's link is one (issue 54: two)", async () => {
+    const relay = await CuttableLink.open(ha.url);
+    const run = await bridge({ HA_URL: relay.url });
+    try {
+      await ha.waitForState(STATUS_ENTITY_ID, "ok", { timeoutMs: 90_000 });
+      const events = await ha.subscribeEvents("reward_facts_event");
+      try {
+        // At work: facts fired, the lease renewed at its beats, the states written through REST.
+        await factsThrough(lab.rig.sim.children.ordinary.id, events.events, 1);
+        await new Promise((resolve) => setTimeout(resolve, 2 * BEAT_S * 1000));
+        expect(relay.openWebsockets, run.text()).toBe(1);
+      } finally {
+        await events.close();
+      }
+    } finally {
+      // Through the relay still: its lease given up by a clean stop, for the next test.
+      await run.stop();
+      await relay.close();
+    }
+  }, 180_000);
+
   it("refuses a second bridge, restarts the first in place, and hands over when the first stops", async () => {
     const { sim } = lab.rig;
     let first = await bridge();

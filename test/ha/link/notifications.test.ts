@@ -2,12 +2,12 @@ import { Writable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import type { EngineStatus } from "../../../src/engine/sink.js";
 import { STATUS_ENTITY_ID } from "../../../src/ha/entities/entity-names.js";
-import { HaSink } from "../../../src/ha/ha-sink.js";
 import { BROKER_NOTIFICATION_ID, TOKEN_NOTIFICATION_ID } from "../../../src/ha/index.js";
 import { createLogger } from "../../../src/log/logger.js";
 import { CuttableLink, type HaEvent, startMqttRig, testedHomeAssistantVersion } from "../../lab/index.js";
 import type { BridgeProcess } from "../../support/bridge-process.js";
 import { type LabBridgeOptions, suiteOnRig } from "../../support/lab-bridges.js";
+import { ownLinkSink } from "../../support/own-link-sink.js";
 
 // A notification goes when its cause is gone, whichever run of the bridge raised it (issue 41,
 // probe 12): an earlier run raised it (here, a service call does it for that run), was killed or
@@ -98,7 +98,7 @@ describe(`notifications of an earlier run, on Home Assistant ${version}`, () => 
         callback();
       },
     });
-    const sink = new HaSink({
+    const sink = ownLinkSink({
       url: link.url,
       token: lab.rig.ha.token,
       logger: createLogger({ level: "debug", destination, secrets: [lab.rig.ha.token] }),

@@ -28,8 +28,8 @@ describe("the bridge's diagnostics", () => {
   it("gives versions, the budget, and per child the last fact handed on and the last read", () => {
     const time = clock(Date.UTC(2026, 10, 21, 16, 5));
     const diagnostics = new BridgeDiagnostics(time.now);
-    diagnostics.read(lea.id, Date.UTC(2026, 10, 21, 16, 4));
-    diagnostics.delivered(lea.id, { id: "ev_42", at: "2026-11-21T16:02:11Z" });
+    diagnostics.childRead({ id: lea.id }, undefined, Date.UTC(2026, 10, 21, 16, 4));
+    diagnostics.factDelivered(lea.id, { id: "ev_42", at: "2026-11-21T16:02:11Z" });
     const snapshot = diagnostics.snapshot(engine, { bridge: "0.2.0", homeAssistant: "2026.11.0" });
     expect(snapshot).toMatchObject({
       versions: { bridge: "0.2.0", node: process.version, home_assistant: "2026.11.0" },
@@ -62,12 +62,12 @@ describe("the bridge's diagnostics", () => {
   it("keeps the spells of failure: the bridge's and each child's, from their start to their end", () => {
     const time = clock(Date.UTC(2026, 10, 21, 8, 0));
     const diagnostics = new BridgeDiagnostics(time.now);
-    diagnostics.status("api_unreachable");
+    diagnostics.status({ state: "api_unreachable" });
     time.advance(60_000);
-    diagnostics.status("api_unreachable");
-    diagnostics.unavailable(noah.id, "token_rejected");
+    diagnostics.status({ state: "api_unreachable" });
+    diagnostics.childUnavailable(noah.id, "token_rejected");
     time.advance(60_000);
-    diagnostics.status("ok");
+    diagnostics.status({ state: "ok" });
     const snapshot = diagnostics.snapshot(engine, { bridge: "0.2.0", homeAssistant: undefined });
     expect(snapshot.failing).toEqual([
       { what: "token_rejected", child_id: noah.id, since: "2026-11-21T08:01:00.000Z", until: null },
@@ -75,7 +75,7 @@ describe("the bridge's diagnostics", () => {
     expect(snapshot.recent_failures).toEqual([
       { what: "api_unreachable", since: "2026-11-21T08:00:00.000Z", until: "2026-11-21T08:02:00.000Z" },
     ]);
-    diagnostics.read(noah.id, time.now());
+    diagnostics.childRead({ id: noah.id }, undefined, time.now());
     expect(diagnostics.snapshot(engine, { bridge: "0.2.0", homeAssistant: undefined }).failing).toEqual([]);
   });
 
@@ -83,9 +83,9 @@ describe("the bridge's diagnostics", () => {
     const time = clock(0);
     const diagnostics = new BridgeDiagnostics(time.now);
     for (let i = 0; i < KEPT_SPELLS + 5; i++) {
-      diagnostics.status(i % 2 ? "rate_limited" : "api_unreachable");
+      diagnostics.status({ state: i % 2 ? "rate_limited" : "api_unreachable" });
       time.advance(1_000);
-      diagnostics.status("ok");
+      diagnostics.status({ state: "ok" });
     }
     const ended = diagnostics.snapshot(engine, { bridge: "0.2.0", homeAssistant: undefined }).recent_failures;
     expect(ended).toHaveLength(KEPT_SPELLS);

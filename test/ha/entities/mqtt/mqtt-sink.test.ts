@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EngineStatus, Sink } from "../../../../src/engine/sink.js";
 import { childEntityId, STATUS_ENTITY_ID } from "../../../../src/ha/entities/entity-names.js";
-import { homeAssistantSink } from "../../../../src/ha/index.js";
+import { type HaConnection, homeAssistantLink, homeAssistantSink } from "../../../../src/ha/index.js";
 import {
   type EventRecorder,
   type MqttRig,
@@ -36,15 +36,18 @@ const logs = new LogCollector();
 let rig: MqttRig;
 let sink: Sink;
 let recorder: EventRecorder;
+let link: HaConnection;
 
 beforeAll(async () => {
   rig = await startMqttRig(version);
   recorder = await rig.ha.subscribeEvents("reward_facts_event");
+  const logger = logs.logger([rig.ha.token, rig.user.password]);
+  link = homeAssistantLink({ url: rig.ha.url, token: rig.ha.token, requireAdmin: true }, { logger });
   sink = await homeAssistantSink({
+    link,
     url: rig.ha.url,
     token: rig.ha.token,
-    requireAdmin: true,
-    logger: logs.logger([rig.ha.token, rig.user.password]),
+    logger,
     broker: { url: rig.broker.url, username: rig.user.username, password: rig.user.password },
     dashboard: false,
     removeOnStop: true,
@@ -56,6 +59,7 @@ beforeAll(async () => {
 afterAll(async () => {
   abort.abort();
   await recorder?.close();
+  link?.close();
   await rig?.stop();
 });
 

@@ -1,0 +1,131 @@
+import type { ChildRef } from "../engine/sink.js";
+import type { RecentDeliveryHistory } from "../engine/storage.js";
+import type { Logger } from "../log/logger.js";
+import { type DeliveryLease, EventDeliverer } from "./delivery/event-deliverer.js";
+import type { ChildIdentity } from "./entities/entities.js";
+import { contractNames, type EntityNames } from "./entities/entity-names.js";
+import type { EntityPublisher, EntityPublisherFactory } from "./entities/entity-publisher.js";
+import { RestEntities } from "./entities/rest/rest-entities.js";
+import { SettledSlugs, type SlugMemory } from "./entities/settled-slugs.js";
+import type { HaConnection } from "./link/connection.js";
+import { StateWriter } from "./link/state-writer.js";
+import type { AssistMemory } from "./parts/assist.js";
+import { BridgeDiagnostics } from "./parts/bridge-diagnostics.js";
+import type { SinkPart } from "./parts/sink-part.js";
+import { sinkParts } from "./parts/sink-parts.js";
+import { HouseholdLanguage } from "./texts/household-language.js";
+
+// The sink's wiring, apart from its conducting (ha-sink.ts): what it is given, and the pieces made
+// of it once, at construction.
+
+/** What the sink is given: the link, where its memories are kept, and the options it follows. */
+export interface HaSinkOptions {
+  /** The run's one link to Home Assistant (home-assistant-link.ts): the sink listens to it. */
+  link: HaConnection;
+  /** Where states are written through REST (the link's address and token). */
+  url: string;
+  token: string;
+  logger: Logger;
+  /** How entities are published; REST-made states when not given. */
+  entities?: EntityPublisherFactory;
+  /** The ids of the entities, the event and the records: the contract's unless given (the demo's). */
+  names?: EntityNames;
+  /** At close, remove every entity and record published (the demo's simulated children). */
+  removeOnStop?: boolean;
+  /** Make and keep the Rewards dashboard (the `dashboard` option). */
+  dashboard?: boolean;
+  /** Where the facts sent lately are kept across restarts of the bridge; in memory without. */
+  recentDeliveries?: RecentDeliveryHistory | undefined;
+  /** How long an answered fact may be owed after a drop (REDELIVERY_WINDOW_MS unless a test shortens it). */
+  redeliveryWindowMs?: number | undefined;
+  /** The household lease every delivery checks (none for the demo), and who hears of a refusal. */
+  lease?: DeliveryLease | undefined;
+  /** Where the children's settled slugs are kept across restarts (settled-slugs.ts). */
+  slugMemory?: SlugMemory | undefined;
+  /** Offer the children's entities to Assist, with aliases (assist.ts); on unless told. */
+  assist?: boolean;
+  /** Where what was offered to Assist is kept across restarts. */
+  assistMemory?: AssistMemory | undefined;
+  /**
+   * Ends the opening when it aborts (a stop during start-up): the first connection to Home
+   * Assistant, and to the broker, are not waited for any longer.
+   */
+  signal?: AbortSignal | undefined;
+}
+
+/** While an entity's value does not change, its `last_read` is rewritten this often (StateWriter). */
+export const LAST_READ_REFRESH_MS = 10 * 60_000;
+
+/** The sink's pieces, made of its options. */
+export interface SinkPieces {
+  link: HaConnection;
+  logger: Logger;
+  names: EntityNames;
+  /** Home Assistant's language, which the bridge's texts follow. */
+  language: HouseholdLanguage;
+  /** The children's settled slugs: a child's identity in entity ids. */
+  slugs: SettledSlugs;
+  identity: (child: ChildRef) => ChildIdentity;
+  /** REST: the states the publisher does not make, and the notifications' service calls. */
+  states: StateWriter;
+  entities: EntityPublisher;
+  events: EventDeliverer;
+  /** The bridge's redacted state for the diagnostics download (bridge-diagnostics.ts). */
+  diagnostics: BridgeDiagnostics;
+  /** In the order each hook takes its turn (parts/sink-parts.ts). */
+  parts: readonly SinkPart[];
+}
+
+/** Makes the sink's pieces; `onRefusalEnded` is the sink's, called when the broker takes it again. */
+export function wireSink(options: HaSinkOptions, onRefusalEnded: () => void): SinkPieces {
+  const { link, logger } = options;
+  const names = options.names ?? contractNames;
+  const language = new HouseholdLanguage(logger);
+  const texts = () => language.texts;
+  const slugs = new SettledSlugs(options.slugMemory, logger);
+  const identity = (child: ChildRef) => ({
+    id: child.id,
+    firstName: child.firstName,
+    slug: slugs.slugOf(child),
+  });
+  const states = new StateWriter({
+    url: options.url,
+    token: options.token,
+    logger,
+    refresh: { attribute: "last_read", everyMs: LAST_READ_REFRESH_MS },
+  });
+  const entities = (options.entities ?? ((ha) => new RestEntities(ha)))({
+    connection: link,
+    states,
+    logger,
+    names,
+    texts,
+    onRefusalEnded,
+  });
+  const events = new EventDeliverer({
+    connection: link,
+    entities,
+    names,
+    logger,
+    identityOf: identity,
+    recentDeliveries: options.recentDeliveries,
+    redeliveryWindowMs: options.redeliveryWindowMs,
+    lease: options.lease,
+  });
+  const diagnostics = new BridgeDiagnostics();
+  const parts = sinkParts({
+    link,
+    logger,
+    names,
+    events,
+    entities,
+    diagnostics,
+    call: (domain, service, data) => states.callService(domain, service, data),
+    texts,
+    moment: (at) => language.moment(at, link.timeZone),
+    dashboard: options.dashboard ?? false,
+    assist: options.assist ?? true,
+    assistMemory: options.assistMemory,
+  });
+  return { link, logger, names, language, slugs, identity, states, entities, events, diagnostics, parts };
+}
