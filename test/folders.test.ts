@@ -72,6 +72,37 @@ describe("src's folders", () => {
     expect(pastTheFace).toEqual([]);
   });
 
+  it("ha/'s wings stand in floors: none imports a wing above it (texts, link, entities, parts, then the users of parts, then removal)", () => {
+    // A wing's floor; the wings of one floor import nothing of each other. The conductor and the
+    // face (ha/'s top) stand above them all.
+    const floors: Record<string, number> = {
+      texts: 0,
+      link: 1,
+      entities: 2,
+      parts: 3,
+      delivery: 4,
+      dashboard: 4,
+      household: 4,
+      removal: 5,
+    };
+    const wingOf = (path: string) => {
+      const [top, wing] = path.split("/");
+      return top === "ha" && wing && wing in floors ? wing : undefined;
+    };
+    const wings = readdirSync(join(src, "ha"), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
+    expect(wings.sort()).toEqual(Object.keys(floors).sort());
+    const upward = imports.filter(({ from, to }) => {
+      const [a, b] = [wingOf(from), wingOf(to)];
+      return a !== undefined && b !== undefined && a !== b && (floors[a] ?? 0) <= (floors[b] ?? 0);
+    });
+    expect(upward).toEqual([]);
+    const topFiles = readdirSync(join(src, "ha"), { withFileTypes: true }).filter((entry) => entry.isFile());
+    // The face, the conductor, and its wiring.
+    expect(topFiles.map((entry) => entry.name).sort()).toEqual(["ha-sink.ts", "index.ts", "sink-wiring.ts"]);
+  });
+
   it("leave the exit to the entries' one way of running: process.exit only in lifecycle.ts", () => {
     const exiting = sourceFiles(src)
       .filter((file) => /\bprocess\.exit\(/.test(readFileSync(file, "utf8")))

@@ -1,6 +1,8 @@
 import type { ChildRef } from "../engine/sink.js";
 import type { RecentDeliveryHistory } from "../engine/storage.js";
 import type { Logger } from "../log/logger.js";
+import { DashboardKeeper } from "./dashboard/dashboard-keeper.js";
+import { DeliveryPart } from "./delivery/delivery-part.js";
 import { type DeliveryLease, EventDeliverer } from "./delivery/event-deliverer.js";
 import type { ChildIdentity } from "./entities/entities.js";
 import { contractNames, type EntityNames } from "./entities/entity-names.js";
@@ -8,12 +10,15 @@ import type { EntityPublisher, EntityPublisherFactory } from "./entities/entity-
 import { RestEntities } from "./entities/rest/rest-entities.js";
 import { SettledSlugs, type SlugMemory } from "./entities/settled-slugs.js";
 import type { HaConnection } from "./link/connection.js";
+import type { ServiceCaller } from "./link/notifications.js";
 import { StateWriter } from "./link/state-writer.js";
 import type { AssistMemory } from "./parts/assist.js";
+import { AssistExposure } from "./parts/assist.js";
 import { BridgeDiagnostics } from "./parts/bridge-diagnostics.js";
+import { BridgeNotices } from "./parts/bridge-notices.js";
 import type { SinkPart } from "./parts/sink-part.js";
-import { sinkParts } from "./parts/sink-parts.js";
 import { HouseholdLanguage } from "./texts/household-language.js";
+import type { Texts } from "./texts/texts.js";
 
 // The sink's wiring, apart from its conducting (ha-sink.ts): what it is given, and the pieces made
 // of it once, at construction.
@@ -128,4 +133,59 @@ export function wireSink(options: HaSinkOptions, onRefusalEnded: () => void): Si
     assistMemory: options.assistMemory,
   });
   return { link, logger, names, language, slugs, identity, states, entities, events, diagnostics, parts };
+}
+
+/** What the parts are made of: the sink's own pieces, and the options that choose among them. */
+interface SinkPartsMaterials {
+  link: HaConnection;
+  logger: Logger;
+  names: EntityNames;
+  events: EventDeliverer;
+  entities: EntityPublisher;
+  diagnostics: BridgeDiagnostics;
+  /** Calls a service through REST (the notifications go this way). */
+  call: ServiceCaller;
+  /** The household's language, as it is now, and how it writes a moment. */
+  texts: () => Texts;
+  moment: (at: number) => string;
+  dashboard: boolean;
+  assist: boolean;
+  assistMemory: AssistMemory | undefined;
+}
+
+/**
+ * The sink's parts, in the order each hook takes its turn: the delivery records first (at a
+ * connection they are checked before anything else), the diagnostics last (they only listen).
+ */
+function sinkParts(m: SinkPartsMaterials): SinkPart[] {
+  const ready = () => m.link.ready;
+  const { link, logger, names, texts } = m;
+  return [
+    new DeliveryPart(m.events, logger, ready),
+    new BridgeNotices(m.call, logger, { texts, moment: m.moment }),
+    ...(m.dashboard
+      ? [
+          new DashboardKeeper({
+            link,
+            ready,
+            logger,
+            names,
+            texts,
+            mode: () => m.entities.mode,
+            haVersion: () => link.haVersion,
+          }),
+        ]
+      : []),
+    new AssistExposure({
+      link,
+      ready,
+      texts,
+      names,
+      logger,
+      memory: m.assistMemory,
+      enabled: m.assist,
+      registryEntities: () => m.entities.mode === "mqtt",
+    }),
+    m.diagnostics,
+  ];
 }

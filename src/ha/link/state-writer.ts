@@ -1,8 +1,14 @@
 import pRetry from "p-retry";
 import { Pool, request } from "../../http/undici.js";
 import type { Logger } from "../../log/logger.js";
-import type { EntityState } from "../entities/entities.js";
 import { HomeAssistantHttpError } from "./errors.js";
+
+/** A state as written through REST (entities.ts's EntityState is one). */
+export interface WrittenState {
+  entityId: string;
+  state: string;
+  attributes: Record<string, unknown>;
+}
 
 export interface StateWriterOptions {
   /** Base URL of Home Assistant (http://supervisor/core in the add-on). */
@@ -28,7 +34,7 @@ export class StateWriter {
   /** Kept for the writer's life, as the API client keeps its own (src/api/client.ts says why). */
   readonly #pool: Pool;
   /** The latest state asked for per entity, written or not (republished after a restart). */
-  readonly #desired = new Map<string, EntityState>();
+  readonly #desired = new Map<string, WrittenState>();
   /** What Home Assistant was last sent successfully per entity, and when, to skip unchanged writes. */
   readonly #written = new Map<string, { key: string; at: number }>();
 
@@ -42,7 +48,7 @@ export class StateWriter {
   }
 
   /** Writes the states that differ from what was last written; returns how many were written. */
-  async write(states: readonly EntityState[]): Promise<number> {
+  async write(states: readonly WrittenState[]): Promise<number> {
     let written = 0;
     for (const state of states) {
       this.#desired.set(state.entityId, state);
@@ -106,7 +112,7 @@ export class StateWriter {
     await this.#pool.close();
   }
 
-  #keyOf(state: EntityState): string {
+  #keyOf(state: WrittenState): string {
     const refreshed = this.#o.refresh?.attribute;
     if (!refreshed || !(refreshed in state.attributes))
       return JSON.stringify([state.state, state.attributes]);
@@ -114,7 +120,7 @@ export class StateWriter {
     return JSON.stringify([state.state, attributes]);
   }
 
-  #post(state: EntityState): Promise<void> {
+  #post(state: WrittenState): Promise<void> {
     return this.#send(`/api/states/${state.entityId}`, { state: state.state, attributes: state.attributes });
   }
 

@@ -106,7 +106,7 @@ export async function removeFromHomeAssistant(options: RemovalOptions): Promise<
     const broker = options.broker;
     if (broker) {
       await step(["discovery_configs", "state_topics"], async () => {
-        const { sweepBroker } = await import("../entities/mqtt/broker-removal.js");
+        const { sweepBroker } = await import("./broker-removal.js");
         await sweepBroker(broker, signal, counts, () => watchRegistry(connection, signal));
       });
     }

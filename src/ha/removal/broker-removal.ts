@@ -1,6 +1,6 @@
-import type { RemovalKind } from "../../removal/removal-plan.js";
-import type { BrokerAddress } from "./mqtt-link.js";
-import { bridgeRetainedTopics, RetainedSweep } from "./retained-sweep.js";
+import type { BrokerAddress } from "../entities/mqtt/mqtt-link.js";
+import { bridgeRetainedTopics, RetainedSweep } from "../entities/mqtt/retained-sweep.js";
+import type { RemovalKind } from "./removal-plan.js";
 
 // The broker's part of the removal step (loaded only when a broker is known, like the rest of the
 // MQTT wing): the discovery configs first, so that Home Assistant drops the devices and their
