@@ -9,6 +9,7 @@ import { contractNames, type EntityNames } from "./entities/entity-names.js";
 import type { EntityPublisher, EntityPublisherFactory } from "./entities/entity-publisher.js";
 import { RestEntities } from "./entities/rest/rest-entities.js";
 import { SettledSlugs, type SlugMemory } from "./entities/settled-slugs.js";
+import { callService } from "./link/commands.js";
 import type { HaConnection } from "./link/connection.js";
 import type { ServiceCaller } from "./link/notifications.js";
 import { StateWriter } from "./link/state-writer.js";
@@ -71,7 +72,7 @@ export interface SinkPieces {
   /** The children's settled slugs: a child's identity in entity ids. */
   slugs: SettledSlugs;
   identity: (child: ChildRef) => ChildIdentity;
-  /** REST: the states the publisher does not make, and the notifications' service calls. */
+  /** REST: the states the publisher does not make (the refused status, a REST-made state). */
   states: StateWriter;
   entities: EntityPublisher;
   events: EventDeliverer;
@@ -125,7 +126,8 @@ export function wireSink(options: HaSinkOptions, onRefusalEnded: () => void): Si
     events,
     entities,
     diagnostics,
-    call: (domain, service, data) => states.callService(domain, service, data),
+    // Through the link: the notices are told only while it is up (bridge-notices.ts).
+    call: (domain, service, data) => callService(link, domain, service, data),
     texts,
     moment: (at) => language.moment(at, link.timeZone),
     dashboard: options.dashboard ?? false,
@@ -143,7 +145,7 @@ interface SinkPartsMaterials {
   events: EventDeliverer;
   entities: EntityPublisher;
   diagnostics: BridgeDiagnostics;
-  /** Calls a service through REST (the notifications go this way). */
+  /** Calls a service (the notifications go this way). */
   call: ServiceCaller;
   /** The household's language, as it is now, and how it writes a moment. */
   texts: () => Texts;

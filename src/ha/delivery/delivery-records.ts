@@ -2,16 +2,15 @@ import type { ChildRef } from "../../engine/sink.js";
 import type { Logger } from "../../log/logger.js";
 import type { EntityNames } from "../entities/entity-names.js";
 import type { CommandLink } from "../link/command-link.js";
-import { HomeAssistantError } from "../link/errors.js";
+import {
+  createInputText,
+  deleteInputText,
+  hideEntity,
+  type InputTextItem,
+  listInputTexts,
+  updateInputText,
+} from "../link/input-text-helpers.js";
 import { type DeliveryStream, deliveryStreams, streamKey } from "./delivery-stream.js";
-
-/** A helper as `input_text/list` gives it (the other fields of its settings too). */
-interface InputTextItem {
-  id: string;
-  name: string;
-  max?: number;
-  [setting: string]: unknown;
-}
 
 /**
  * The longest value a record holds: Home Assistant's longest state. A derived fact's id (child,
@@ -77,15 +76,10 @@ export class DeliveryRecords {
     );
     if (this.#supported === false) return false;
     if (missing.length === 0) return true;
-    let items: InputTextItem[];
-    try {
-      items = await this.#link.command<InputTextItem[]>({ type: "input_text/list" });
-    } catch (error) {
-      if (error instanceof HomeAssistantError && error.code === "unknown_command") {
-        this.#unsupported();
-        return false;
-      }
-      throw error;
+    const items = await listInputTexts(this.#link);
+    if (!items) {
+      this.#unsupported();
+      return false;
     }
     this.#supported = true;
     const known = new Map(items.map((item) => [item.id, item]));
@@ -107,14 +101,7 @@ export class DeliveryRecords {
       const record = entry.platform === "input_text" ? wanted.get(entry.unique_id) : undefined;
       if (!record) continue;
       this.#entityIds.set(streamKey(record.child.id, record.stream), entry.entity_id);
-      if (created.includes(entry.unique_id)) {
-        // Bookkeeping, not something to show: kept off auto-generated dashboards.
-        await this.#link.command({
-          type: "config/entity_registry/update",
-          entity_id: entry.entity_id,
-          hidden_by: "user",
-        });
-      }
+      if (created.includes(entry.unique_id)) await hideEntity(this.#link, entry.entity_id);
     }
     return true;
   }
@@ -125,33 +112,24 @@ export class DeliveryRecords {
     const ours = new Set(this.#entityIds.values());
     for (const entry of registry) {
       if (entry.platform !== "input_text" || !ours.has(entry.entity_id)) continue;
-      await this.#link.command({ type: "input_text/delete", input_text_id: entry.unique_id });
+      await deleteInputText(this.#link, entry.unique_id);
     }
     this.#entityIds.clear();
   }
 
   async #create(child: ChildRef, stream: DeliveryStream): Promise<string> {
     // The name at creation sets the id (and the entity id); the readable name comes after.
-    const item = await this.#link.command<InputTextItem>({
-      type: "input_text/create",
-      name: `${recordPrefixOf(this.#names, stream)}${child.id}`,
-      max: RECORD_MAX_LENGTH,
-      icon: RECORD_ICON,
-    });
-    // An update is validated as a whole new item: what it leaves out goes back to its default
-    // (a max of 100, no icon), so it says everything again.
-    await this.#link.command({
-      type: "input_text/update",
-      input_text_id: item.id,
+    const id = await createInputText(this.#link, {
+      id: `${recordPrefixOf(this.#names, stream)}${child.id}`,
       name: `Reward Facts ${stream === "journal" ? "delivery" : "derived facts"} record (${child.firstName})`,
       max: RECORD_MAX_LENGTH,
       icon: RECORD_ICON,
     });
     this.#logger.info(
-      { child: child.firstName, helper: item.id, stream },
+      { child: child.firstName, helper: id, stream },
       "created the child's delivery record in Home Assistant",
     );
-    return item.id;
+    return id;
   }
 
   /**
@@ -160,12 +138,7 @@ export class DeliveryRecords {
    */
   async #widen(item: InputTextItem, child: ChildRef): Promise<void> {
     const { id, ...settings } = item;
-    await this.#link.command({
-      ...settings,
-      type: "input_text/update",
-      input_text_id: id,
-      max: RECORD_MAX_LENGTH,
-    });
+    await updateInputText(this.#link, id, { ...settings, max: RECORD_MAX_LENGTH });
     this.#logger.info(
       { child: child.firstName, helper: id, was: item.max ?? null },
       "widened the child's delivery record in Home Assistant to hold any fact's id",

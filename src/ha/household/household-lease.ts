@@ -5,12 +5,14 @@ import { sleep } from "../../engine/sleep.js";
 import { request } from "../../http/undici.js";
 import type { Logger } from "../../log/logger.js";
 import { contractNames } from "../entities/entity-names.js";
+import { callService } from "../link/commands.js";
 import type { HaConnection } from "../link/connection.js";
 import {
   HomeAssistantAuthError,
   HomeAssistantHttpError,
   HomeAssistantNotAdminError,
 } from "../link/errors.js";
+import { createInputText, hideEntity, listInputTexts } from "../link/input-text-helpers.js";
 import { ANOTHER_BRIDGE_NOTIFICATION_ID } from "../link/notifications.js";
 import { fill, textsFor } from "../texts/texts.js";
 import {
@@ -201,14 +203,9 @@ class HouseholdLease implements HeldLease {
     } finally {
       clearInterval(waiting);
     }
-    await this.#connection
-      .command({
-        type: "call_service",
-        domain: "persistent_notification",
-        service: "dismiss",
-        service_data: { notification_id: ANOTHER_BRIDGE_NOTIFICATION_ID },
-      })
-      .catch(() => undefined);
+    await callService(this.#connection, "persistent_notification", "dismiss", {
+      notification_id: ANOTHER_BRIDGE_NOTIFICATION_ID,
+    }).catch(() => undefined);
     this.#timer = setInterval(() => {
       this.#renewing = this.#renew();
     }, this.#beatMs);
@@ -337,26 +334,17 @@ class HouseholdLease implements HeldLease {
   }
 
   async #ensureHelper(): Promise<void> {
-    const items = await this.#connection.command<Array<{ id: string }>>({ type: "input_text/list" });
+    const items = await listInputTexts(this.#connection);
+    // None kept (recovery mode): checked again at the next beat, as when Home Assistant is away.
+    if (!items) throw new Error("Home Assistant has not set up its input_text helpers");
     if (items.some((item) => item.id === this.#helperId)) return;
-    await this.#connection.command({
-      type: "input_text/create",
-      name: this.#helperId,
+    await createInputText(this.#connection, {
+      id: this.#helperId,
+      name: "Reward Facts bridge lease",
       max: 255,
       icon: "mdi:key-chain-variant",
     });
-    await this.#connection.command({
-      type: "input_text/update",
-      input_text_id: this.#helperId,
-      name: "Reward Facts bridge lease",
-      max: 255,
-    });
-    // Bookkeeping, not something to show: kept off auto-generated dashboards.
-    await this.#connection.command({
-      type: "config/entity_registry/update",
-      entity_id: this.#entityId,
-      hidden_by: "user",
-    });
+    await hideEntity(this.#connection, this.#entityId);
   }
 
   #read(): Promise<LeaseReading> {
@@ -364,29 +352,19 @@ class HouseholdLease implements HeldLease {
   }
 
   async #write(value: string): Promise<void> {
-    await this.#connection.command({
-      type: "call_service",
-      domain: "input_text",
-      service: "set_value",
-      service_data: { entity_id: this.#entityId, value },
-    });
+    await callService(this.#connection, "input_text", "set_value", { entity_id: this.#entityId, value });
   }
 
   async #notify(holder: LeaseHolder): Promise<void> {
     const { another_bridge_title, another_bridge_message } = textsFor(this.#connection.language).texts
       .notifications;
-    await this.#connection.command({
-      type: "call_service",
-      domain: "persistent_notification",
-      service: "create",
-      service_data: {
-        notification_id: ANOTHER_BRIDGE_NOTIFICATION_ID,
-        title: another_bridge_title,
-        message: fill(another_bridge_message, {
-          holder: describeHolder(holder),
-          self: describeHolder(this.#self),
-        }),
-      },
+    await callService(this.#connection, "persistent_notification", "create", {
+      notification_id: ANOTHER_BRIDGE_NOTIFICATION_ID,
+      title: another_bridge_title,
+      message: fill(another_bridge_message, {
+        holder: describeHolder(holder),
+        self: describeHolder(this.#self),
+      }),
     });
   }
 }

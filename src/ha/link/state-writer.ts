@@ -104,10 +104,6 @@ export class StateWriter {
   }
 
   /** Calls a service, e.g. persistent_notification.create. */
-  async callService(domain: string, service: string, data: Record<string, unknown>): Promise<void> {
-    await this.#send(`/api/services/${domain}/${service}`, data);
-  }
-
   async close(): Promise<void> {
     await this.#pool.close();
   }

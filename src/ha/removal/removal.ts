@@ -5,9 +5,11 @@ import { contractNames, EntityNames } from "../entities/entity-names.js";
 import type { BrokerAddress } from "../entities/mqtt/mqtt-link.js";
 import { livingHolder } from "../household/household-lease.js";
 import { describeHolder } from "../household/lease.js";
+import { callService } from "../link/commands.js";
 import type { HaConnection } from "../link/connection.js";
-import { HomeAssistantAuthError, HomeAssistantError, HomeAssistantNotAdminError } from "../link/errors.js";
+import { HomeAssistantAuthError, HomeAssistantNotAdminError } from "../link/errors.js";
 import { homeAssistantLink } from "../link/home-assistant-link.js";
+import { deleteInputText, listInputTexts } from "../link/input-text-helpers.js";
 import { StateWriter } from "../link/state-writer.js";
 import { textsFor } from "../texts/texts.js";
 import {
@@ -57,10 +59,6 @@ export class RemovalRefusedError extends Error {
 
 /** How long Home Assistant takes to drop the devices once their configs are gone, at most. */
 const DEVICES_GONE_WAIT_MS = 15_000;
-
-interface InputTextItem {
-  id: string;
-}
 
 interface Notification {
   notification_id: string;
@@ -130,17 +128,10 @@ export async function removeFromHomeAssistant(options: RemovalOptions): Promise<
       }
     });
     await step(["helpers"], async () => {
-      let items: InputTextItem[];
-      try {
-        items = await connection.command<InputTextItem[]>({ type: "input_text/list" });
-      } catch (error) {
-        // No input_text in this Home Assistant (recovery mode): no helper of the bridge's either.
-        if (error instanceof HomeAssistantError && error.code === "unknown_command") return;
-        throw error;
-      }
-      for (const item of items) {
+      // None in this Home Assistant (recovery mode): no helper of the bridge's either.
+      for (const item of (await listInputTexts(connection)) ?? []) {
         if (!isBridgeHelper(item.id, names)) continue;
-        await connection.command({ type: "input_text/delete", input_text_id: item.id });
+        await deleteInputText(connection, item.id);
         counts.helpers++;
       }
     });
@@ -161,12 +152,7 @@ export async function removeFromHomeAssistant(options: RemovalOptions): Promise<
       const shown = await connection.command<Notification[]>({ type: "persistent_notification/get" });
       for (const { notification_id } of shown) {
         if (!isBridgeNotification(notification_id)) continue;
-        await connection.command({
-          type: "call_service",
-          domain: "persistent_notification",
-          service: "dismiss",
-          service_data: { notification_id },
-        });
+        await callService(connection, "persistent_notification", "dismiss", { notification_id });
         counts.notifications++;
       }
     });
