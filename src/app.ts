@@ -7,7 +7,6 @@ import { Engine, type EngineOptions } from "./engine/engine.js";
 import { FanOutSink } from "./engine/fan-out-sink.js";
 import { RateBudget } from "./engine/rate-budget.js";
 import type { Sink } from "./engine/sink.js";
-import { sleep } from "./engine/sleep.js";
 import {
   type BrokerAddress,
   type HeldLease,
@@ -31,6 +30,7 @@ import {
   StoreError,
   slugMemoryOn,
 } from "./store/index.js";
+import { sleep } from "./time/sleep.js";
 
 const STORAGE_RETRY_MS = 5_000;
 /** The requests of this long are kept for the rate budget across restarts (its window, and some). */

@@ -1,5 +1,6 @@
 import { ChildNotCoveredError } from "../api/errors.js";
 import type { Logger } from "../log/logger.js";
+import { sleep } from "../time/sleep.js";
 import type { ApiReader } from "./api-reader.js";
 import { startOfLocalDay } from "./day-start.js";
 import { derivedJobParts } from "./derived-job.js";
@@ -12,7 +13,6 @@ import type { RateBudget } from "./rate-budget.js";
 import { retryTransient } from "./retry.js";
 import { type Job, nextJob, type Schedule } from "./scheduler.js";
 import type { EngineStatus, Sink } from "./sink.js";
-import { sleep } from "./sleep.js";
 import type { CursorStore, DeliveryLedger, DerivedFactsStore } from "./storage.js";
 import { readToday, type TodayJobContext } from "./today-job.js";
 
