@@ -4,8 +4,9 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
 // The walls between src's folders, read from the imports themselves: configuration knows nothing
-// of Home Assistant, the store meets delivery through a port (engine/storage.ts), and a folder with
-// an index.ts is entered only through it. Tests may reach inside a folder; src may not.
+// of Home Assistant or the engine (not even a test hook's type: it keeps its own), the store meets
+// delivery through a port (engine/storage.ts), and a folder with an index.ts is entered only
+// through it. Tests may reach inside a folder; src may not.
 
 const src = fileURLToPath(new URL("../src", import.meta.url));
 
@@ -51,6 +52,7 @@ describe("src's folders", () => {
 
   it.each([
     ["config", "ha"],
+    ["config", "engine"],
     ["store", "ha"],
     ["engine", "ha"],
     ["engine", "store"],
