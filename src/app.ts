@@ -1,5 +1,6 @@
 import { RewardFactsClient } from "./api/client.js";
-import { type BridgeConfig, ConfigError, homeAssistantAccess } from "./config/load-config.js";
+import { publishingBroker } from "./broker-choice.js";
+import { type BridgeConfig, homeAssistantAccess } from "./config/load-config.js";
 import type { BridgeOptions } from "./config/options-schema.js";
 import type { TestHooks } from "./config/test-hooks.js";
 import { ConsoleSink } from "./console/console-sink.js";
@@ -13,7 +14,6 @@ import {
   holdHouseholdLease,
   homeAssistantSink,
   REDELIVERY_WINDOW_MS,
-  supervisorBroker,
 } from "./ha/index.js";
 import { Heartbeat } from "./health/heartbeat.js";
 import type { Logger } from "./log/logger.js";
@@ -147,7 +147,7 @@ export class App {
       logger,
       beforeRequest: (requestSignal) => budget.acquire(requestSignal),
     });
-    const broker = await this.#broker(signal);
+    const broker = await publishingBroker(config, logger, signal);
     signal.throwIfAborted();
     // Before the API is asked anything or Home Assistant (or the broker) given anything: a second
     // bridge waits here.
@@ -201,37 +201,6 @@ export class App {
       },
       signal,
     });
-  }
-
-  /**
-   * The broker to publish entities through, per the `publish` option: null for REST-made states.
-   * ConfigError when MQTT was asked for and no broker is known.
-   */
-  async #broker(signal: AbortSignal): Promise<BrokerAddress | null> {
-    const { broker, homeAssistant, options } = this.#config;
-    if (options.publish === "rest" || !homeAssistant) return null;
-    const address =
-      broker.kind === "url"
-        ? broker
-        : broker.kind === "supervisor"
-          ? await supervisorBroker(broker, signal).catch((error: unknown) => {
-              signal.throwIfAborted();
-              this.#logger.warn({ err: error }, "the Supervisor's MQTT service could not be asked");
-              return null;
-            })
-          : null;
-    if (!address && options.publish === "mqtt") {
-      throw new ConfigError([
-        "publish: mqtt, but no MQTT broker is known: install the Mosquitto broker add-on (or give MQTT_URL), or set publish to rest",
-      ]);
-    }
-    this.#logger.info(
-      address ? { broker: new URL(address.url).host } : {},
-      address
-        ? "publishing entities through MQTT discovery"
-        : "publishing entities as states (no MQTT broker known)",
-    );
-    return address;
   }
 
   /** Home Assistant when configured, the extra sink (the demo's screen), else the log. */
