@@ -1,13 +1,12 @@
 import { RewardFactsClient } from "./api/client.js";
 import { publishingBroker } from "./broker-choice.js";
 import { type BridgeConfig, homeAssistantAccess } from "./config/load-config.js";
-import type { BridgeOptions } from "./config/options-schema.js";
-import type { TestHooks } from "./config/test-hooks.js";
 import { ConsoleSink } from "./console/console-sink.js";
-import { Engine, type EngineOptions } from "./engine/engine.js";
+import { Engine } from "./engine/engine.js";
 import { FanOutSink } from "./engine/fan-out-sink.js";
 import { RateBudget } from "./engine/rate-budget.js";
 import type { Sink } from "./engine/sink.js";
+import { configuredEngineOptions } from "./engine-options.js";
 import {
   type BrokerAddress,
   type HeldLease,
@@ -35,33 +34,6 @@ import { sleep } from "./time/sleep.js";
 const STORAGE_RETRY_MS = 5_000;
 /** The requests of this long are kept for the rate budget across restarts (its window, and some). */
 const REQUEST_HISTORY_MS = 2 * 60_000;
-
-/** What the bridge's options set of the engine's polling (options-schema.ts holds their defaults). */
-export function pollingOptions(
-  options: BridgeOptions,
-): Pick<
-  EngineOptions,
-  "eventsIntervalMs" | "todayIntervalMs" | "childrenFilter" | "replayedAfterMs" | "minutesLowThresholds"
-> {
-  return {
-    eventsIntervalMs: options.events_interval_seconds * 1000,
-    todayIntervalMs: options.today_interval_seconds * 1000,
-    childrenFilter: options.children,
-    replayedAfterMs: options.replayed_after_minutes * 60_000,
-    minutesLowThresholds: options.minutes_low_thresholds,
-  };
-}
-
-/** The engine's intervals a test sets (test-hooks.ts), over the options'. */
-function testIntervals(
-  ms: NonNullable<TestHooks["intervalsMs"]>,
-): Pick<EngineOptions, "eventsIntervalMs" | "todayIntervalMs" | "statusIntervalMs"> {
-  return {
-    eventsIntervalMs: ms.events,
-    todayIntervalMs: ms.today,
-    ...(ms.status ? { statusIntervalMs: ms.status } : {}),
-  };
-}
 
 export interface AppOptions {
   config: BridgeConfig;
@@ -166,10 +138,8 @@ export class App {
       delivered,
       logger,
       timeZone: () => sink.timeZone() ?? config.timeZone,
-      ...pollingOptions(options),
-      ...(testHooks.intervalsMs ? testIntervals(testHooks.intervalsMs) : {}),
+      ...configuredEngineOptions(options, testHooks, logger),
       onTurn: () => heartbeat.beat(),
-      ...(testHooks.pause ? { pauseAt: this.#testPause(testHooks.pause) } : {}),
     });
     this.#engine.start().catch((error: unknown) => this.#failed(error));
     // The engine waits for the sink by itself (and keeps the heartbeat fresh meanwhile, however
@@ -313,14 +283,5 @@ export class App {
   /** How long a fact Home Assistant answered may be owed after a drop (a test may shorten it). */
   get #redeliveryWindowMs(): number {
     return this.#config.testHooks?.redeliveryWindowMs ?? REDELIVERY_WINDOW_MS;
-  }
-
-  /** The test hook: logs where it pauses, so that a test knows when to kill. */
-  #testPause(pause: NonNullable<TestHooks["pause"]>) {
-    return async (moment: string, eventId: string) => {
-      if (moment !== pause.moment) return;
-      this.#logger.warn({ event: eventId, moment, ms: pause.ms }, "test pause in a delivery");
-      await sleep(pause.ms);
-    };
   }
 }
