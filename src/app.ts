@@ -1,4 +1,5 @@
 import { RewardFactsClient } from "./api/client.js";
+import { BridgeStorage } from "./bridge-storage.js";
 import { publishingBroker } from "./broker-choice.js";
 import { type BridgeConfig, homeAssistantAccess } from "./config/load-config.js";
 import { ConsoleSink } from "./console/console-sink.js";
@@ -20,20 +21,11 @@ import {
   assistMemoryOn,
   bridgeIdentityOn,
   cursorStoreOn,
-  DeliveredLog,
   derivedStoreOn,
-  openStore,
-  RecentDeliveryLog,
-  RequestLog,
+  type RecentDeliveryLog,
   type Store,
-  StoreError,
   slugMemoryOn,
 } from "./store/index.js";
-import { sleep } from "./time/sleep.js";
-
-const STORAGE_RETRY_MS = 5_000;
-/** The requests of this long are kept for the rate budget across restarts (its window, and some). */
-const REQUEST_HISTORY_MS = 2 * 60_000;
 
 export interface AppOptions {
   config: BridgeConfig;
@@ -50,11 +42,8 @@ export class App {
   readonly #config: BridgeConfig;
   readonly #logger: Logger;
   readonly #extraSink: Sink | undefined;
-  #store: Store | undefined;
-  #delivered: DeliveredLog | undefined;
-  #requests: RequestLog | undefined;
-  /** The facts sent to Home Assistant lately (only with Home Assistant). */
-  #recentDeliveries: RecentDeliveryLog | undefined;
+  /** The data directory's store and logs, each once it has opened. */
+  readonly #storage: BridgeStorage;
   #client: RewardFactsClient | undefined;
   #sink: Sink | undefined;
   #engine: Engine | undefined;
@@ -77,6 +66,11 @@ export class App {
     this.#config = options.config;
     this.#logger = options.logger;
     this.#extraSink = options.extraSink;
+    this.#storage = new BridgeStorage({
+      dataDir: this.#config.dataDir,
+      logger: this.#logger,
+      recentDeliveriesKeepMs: this.#config.homeAssistant ? this.#redeliveryWindowMs : undefined,
+    });
     // Observed by the caller, but not before start(): an early failure must not go unhandled.
     this.failed.catch(() => undefined);
   }
@@ -100,11 +94,9 @@ export class App {
     const logger = this.#logger;
     const options = config.options;
     const heartbeat = new Heartbeat(config.heartbeatFile);
-    await this.#openStorage(heartbeat, signal);
+    await this.#storage.open(signal, () => heartbeat.beat());
     signal.throwIfAborted();
-    const store = this.#store;
-    const delivered = this.#delivered;
-    const requests = this.#requests;
+    const { store, delivered, requests } = this.#storage;
     if (!store || !delivered || !requests) return;
     const testHooks = config.testHooks ?? {};
     const budget = new RateBudget({
@@ -213,42 +205,6 @@ export class App {
   }
 
   /**
-   * Opens the store and the logs beside it. A data directory that refuses them is retried every
-   * few seconds rather than exiting: the add-on's watchdog would restart a crashed bridge into the
-   * same wall, and nothing is read from the API (so nothing is lost) until it works.
-   */
-  async #openStorage(heartbeat: Heartbeat, signal: AbortSignal): Promise<void> {
-    const { dataDir } = this.#config;
-    let reported = false;
-    while (!signal.aborted) {
-      heartbeat.beat();
-      try {
-        this.#store ??= await openStore({ dataDir, logger: this.#logger });
-        this.#delivered ??= DeliveredLog.open({ dataDir, logger: this.#logger });
-        this.#requests ??= RequestLog.open({ dataDir, keepMs: REQUEST_HISTORY_MS });
-        if (this.#config.homeAssistant)
-          this.#recentDeliveries ??= RecentDeliveryLog.open({
-            dataDir,
-            keepMs: this.#redeliveryWindowMs,
-            logger: this.#logger,
-          });
-        if (reported) this.#logger.info({ dataDir }, "the data directory works now");
-        return;
-      } catch (error) {
-        if (!(error instanceof StoreError)) throw error;
-        if (!reported) {
-          this.#logger.error(
-            `cannot use the data directory (${error.message}); nothing is read from the API until it ` +
-              `can be written. Retrying every ${STORAGE_RETRY_MS / 1000} s.`,
-          );
-          reported = true;
-        }
-        await sleep(STORAGE_RETRY_MS, signal).catch(() => undefined);
-      }
-    }
-  }
-
-  /**
    * Stops in reverse order, every part even when one fails: no new request, the one in flight
    * aborted, the store flushed, then Home Assistant told the bridge is stopping. Rejects with the
    * first failure once everything has been tried.
@@ -267,17 +223,27 @@ export class App {
       }
     };
     await step("the engine", () => this.#engine?.stop());
-    await step("the store", () => this.#store?.close());
-    await step("the delivered-events log", () => this.#delivered?.close());
-    await step("the API request log", () => this.#requests?.close());
+    await step("the store", () => this.#storage.store?.close());
+    await step("the delivered-events log", () => this.#storage.delivered?.close());
+    await step("the API request log", () => this.#storage.requests?.close());
     await step("telling Home Assistant", () => this.#engine?.publishStopped());
     await step("the publisher", () => this.#sink?.close());
     // After the publisher: until it is closed, a reconnection may still send facts again.
-    await step("the recent-deliveries log", () => this.#recentDeliveries?.close());
+    await step("the recent-deliveries log", () => this.#storage.recentDeliveries?.close());
     await step("the API client", () => this.#client?.close());
     // Last: another bridge may take over once this one has said all it had to say.
     await step("the household lease", () => this.#lease?.release());
     if (failures.length > 0) throw failures[0];
+  }
+
+  /** The keyed store, once open: the sink keeps the bridge's memories in it. */
+  get #store(): Store | undefined {
+    return this.#storage.store;
+  }
+
+  /** The facts sent to Home Assistant lately, once their log is open (only with Home Assistant). */
+  get #recentDeliveries(): RecentDeliveryLog | undefined {
+    return this.#storage.recentDeliveries;
   }
 
   /** How long a fact Home Assistant answered may be owed after a drop (a test may shorten it). */
