@@ -1,13 +1,13 @@
 import { RewardFactsClient } from "./api/client.js";
-import { type BridgeConfig, ConfigError, homeAssistantAccess } from "./config/load-config.js";
-import type { BridgeOptions } from "./config/options-schema.js";
-import type { TestHooks } from "./config/test-hooks.js";
+import { BridgeStorage } from "./bridge-storage.js";
+import { publishingBroker } from "./broker-choice.js";
+import { type BridgeConfig, homeAssistantAccess } from "./config/load-config.js";
 import { ConsoleSink } from "./console/console-sink.js";
-import { Engine, type EngineOptions } from "./engine/engine.js";
+import { Engine } from "./engine/engine.js";
 import { FanOutSink } from "./engine/fan-out-sink.js";
 import { RateBudget } from "./engine/rate-budget.js";
 import type { Sink } from "./engine/sink.js";
-import { sleep } from "./engine/sleep.js";
+import { configuredEngineOptions } from "./engine-options.js";
 import {
   type BrokerAddress,
   type HaConnection,
@@ -16,7 +16,6 @@ import {
   homeAssistantLink,
   homeAssistantSink,
   REDELIVERY_WINDOW_MS,
-  supervisorBroker,
 } from "./ha/index.js";
 import { Heartbeat } from "./health/heartbeat.js";
 import type { Logger } from "./log/logger.js";
@@ -24,46 +23,11 @@ import {
   assistMemoryOn,
   bridgeIdentityOn,
   cursorStoreOn,
-  DeliveredLog,
   derivedStoreOn,
-  openStore,
-  RecentDeliveryLog,
-  RequestLog,
+  type RecentDeliveryLog,
   type Store,
-  StoreError,
   slugMemoryOn,
 } from "./store/index.js";
-
-const STORAGE_RETRY_MS = 5_000;
-/** The requests of this long are kept for the rate budget across restarts (its window, and some). */
-const REQUEST_HISTORY_MS = 2 * 60_000;
-
-/** What the bridge's options set of the engine's polling (options-schema.ts holds their defaults). */
-export function pollingOptions(
-  options: BridgeOptions,
-): Pick<
-  EngineOptions,
-  "eventsIntervalMs" | "todayIntervalMs" | "childrenFilter" | "replayedAfterMs" | "minutesLowThresholds"
-> {
-  return {
-    eventsIntervalMs: options.events_interval_seconds * 1000,
-    todayIntervalMs: options.today_interval_seconds * 1000,
-    childrenFilter: options.children,
-    replayedAfterMs: options.replayed_after_minutes * 60_000,
-    minutesLowThresholds: options.minutes_low_thresholds,
-  };
-}
-
-/** The engine's intervals a test sets (test-hooks.ts), over the options'. */
-function testIntervals(
-  ms: NonNullable<TestHooks["intervalsMs"]>,
-): Pick<EngineOptions, "eventsIntervalMs" | "todayIntervalMs" | "statusIntervalMs"> {
-  return {
-    eventsIntervalMs: ms.events,
-    todayIntervalMs: ms.today,
-    ...(ms.status ? { statusIntervalMs: ms.status } : {}),
-  };
-}
 
 export interface AppOptions {
   config: BridgeConfig;
@@ -80,11 +44,8 @@ export class App {
   readonly #config: BridgeConfig;
   readonly #logger: Logger;
   readonly #extraSink: Sink | undefined;
-  #store: Store | undefined;
-  #delivered: DeliveredLog | undefined;
-  #requests: RequestLog | undefined;
-  /** The facts sent to Home Assistant lately (only with Home Assistant). */
-  #recentDeliveries: RecentDeliveryLog | undefined;
+  /** The data directory's store and logs, each once it has opened. */
+  readonly #storage: BridgeStorage;
   #client: RewardFactsClient | undefined;
   #sink: Sink | undefined;
   #engine: Engine | undefined;
@@ -109,6 +70,11 @@ export class App {
     this.#config = options.config;
     this.#logger = options.logger;
     this.#extraSink = options.extraSink;
+    this.#storage = new BridgeStorage({
+      dataDir: this.#config.dataDir,
+      logger: this.#logger,
+      recentDeliveriesKeepMs: this.#config.homeAssistant ? this.#redeliveryWindowMs : undefined,
+    });
     // Observed by the caller, but not before start(): an early failure must not go unhandled.
     this.failed.catch(() => undefined);
   }
@@ -132,11 +98,9 @@ export class App {
     const logger = this.#logger;
     const options = config.options;
     const heartbeat = new Heartbeat(config.heartbeatFile);
-    await this.#openStorage(heartbeat, signal);
+    await this.#storage.open(signal, () => heartbeat.beat());
     signal.throwIfAborted();
-    const store = this.#store;
-    const delivered = this.#delivered;
-    const requests = this.#requests;
+    const { store, delivered, requests } = this.#storage;
     if (!store || !delivered || !requests) return;
     const testHooks = config.testHooks ?? {};
     const budget = new RateBudget({
@@ -151,7 +115,7 @@ export class App {
       logger,
       beforeRequest: (requestSignal) => budget.acquire(requestSignal),
     });
-    const broker = await this.#broker(signal);
+    const broker = await publishingBroker(config, logger, signal);
     signal.throwIfAborted();
     if (config.homeAssistant)
       this.#link = homeAssistantLink(homeAssistantAccess(config.homeAssistant), { logger });
@@ -172,10 +136,8 @@ export class App {
       delivered,
       logger,
       timeZone: () => sink.timeZone() ?? config.timeZone,
-      ...pollingOptions(options),
-      ...(testHooks.intervalsMs ? testIntervals(testHooks.intervalsMs) : {}),
+      ...configuredEngineOptions(options, testHooks, logger),
       onTurn: () => heartbeat.beat(),
-      ...(testHooks.pause ? { pauseAt: this.#testPause(testHooks.pause) } : {}),
     });
     this.#engine.start().catch((error: unknown) => this.#failed(error));
     // The engine waits for the sink by itself (and keeps the heartbeat fresh meanwhile, however
@@ -209,37 +171,6 @@ export class App {
       },
       signal,
     });
-  }
-
-  /**
-   * The broker to publish entities through, per the `publish` option: null for REST-made states.
-   * ConfigError when MQTT was asked for and no broker is known.
-   */
-  async #broker(signal: AbortSignal): Promise<BrokerAddress | null> {
-    const { broker, homeAssistant, options } = this.#config;
-    if (options.publish === "rest" || !homeAssistant) return null;
-    const address =
-      broker.kind === "url"
-        ? broker
-        : broker.kind === "supervisor"
-          ? await supervisorBroker(broker, signal).catch((error: unknown) => {
-              signal.throwIfAborted();
-              this.#logger.warn({ err: error }, "the Supervisor's MQTT service could not be asked");
-              return null;
-            })
-          : null;
-    if (!address && options.publish === "mqtt") {
-      throw new ConfigError([
-        "publish: mqtt, but no MQTT broker is known: install the Mosquitto broker add-on (or give MQTT_URL), or set publish to rest",
-      ]);
-    }
-    this.#logger.info(
-      address ? { broker: new URL(address.url).host } : {},
-      address
-        ? "publishing entities through MQTT discovery"
-        : "publishing entities as states (no MQTT broker known)",
-    );
-    return address;
   }
 
   /** Home Assistant when configured, the extra sink (the demo's screen), else the log. */
@@ -283,42 +214,6 @@ export class App {
   }
 
   /**
-   * Opens the store and the logs beside it. A data directory that refuses them is retried every
-   * few seconds rather than exiting: the add-on's watchdog would restart a crashed bridge into the
-   * same wall, and nothing is read from the API (so nothing is lost) until it works.
-   */
-  async #openStorage(heartbeat: Heartbeat, signal: AbortSignal): Promise<void> {
-    const { dataDir } = this.#config;
-    let reported = false;
-    while (!signal.aborted) {
-      heartbeat.beat();
-      try {
-        this.#store ??= await openStore({ dataDir, logger: this.#logger });
-        this.#delivered ??= DeliveredLog.open({ dataDir, logger: this.#logger });
-        this.#requests ??= RequestLog.open({ dataDir, keepMs: REQUEST_HISTORY_MS });
-        if (this.#config.homeAssistant)
-          this.#recentDeliveries ??= RecentDeliveryLog.open({
-            dataDir,
-            keepMs: this.#redeliveryWindowMs,
-            logger: this.#logger,
-          });
-        if (reported) this.#logger.info({ dataDir }, "the data directory works now");
-        return;
-      } catch (error) {
-        if (!(error instanceof StoreError)) throw error;
-        if (!reported) {
-          this.#logger.error(
-            `cannot use the data directory (${error.message}); nothing is read from the API until it ` +
-              `can be written. Retrying every ${STORAGE_RETRY_MS / 1000} s.`,
-          );
-          reported = true;
-        }
-        await sleep(STORAGE_RETRY_MS, signal).catch(() => undefined);
-      }
-    }
-  }
-
-  /**
    * Stops in reverse order, every part even when one fails: no new request, the one in flight
    * aborted, the store flushed, then Home Assistant told the bridge is stopping. Rejects with the
    * first failure once everything has been tried.
@@ -337,13 +232,13 @@ export class App {
       }
     };
     await step("the engine", () => this.#engine?.stop());
-    await step("the store", () => this.#store?.close());
-    await step("the delivered-events log", () => this.#delivered?.close());
-    await step("the API request log", () => this.#requests?.close());
+    await step("the store", () => this.#storage.store?.close());
+    await step("the delivered-events log", () => this.#storage.delivered?.close());
+    await step("the API request log", () => this.#storage.requests?.close());
     await step("telling Home Assistant", () => this.#engine?.publishStopped());
     await step("the publisher", () => this.#sink?.close());
     // After the publisher: until it is closed, a reconnection may still send facts again.
-    await step("the recent-deliveries log", () => this.#recentDeliveries?.close());
+    await step("the recent-deliveries log", () => this.#storage.recentDeliveries?.close());
     await step("the API client", () => this.#client?.close());
     // Last: another bridge may take over once this one has said all it had to say.
     await step("the household lease", () => this.#lease?.release());
@@ -351,17 +246,18 @@ export class App {
     if (failures.length > 0) throw failures[0];
   }
 
+  /** The keyed store, once open: the sink keeps the bridge's memories in it. */
+  get #store(): Store | undefined {
+    return this.#storage.store;
+  }
+
+  /** The facts sent to Home Assistant lately, once their log is open (only with Home Assistant). */
+  get #recentDeliveries(): RecentDeliveryLog | undefined {
+    return this.#storage.recentDeliveries;
+  }
+
   /** How long a fact Home Assistant answered may be owed after a drop (a test may shorten it). */
   get #redeliveryWindowMs(): number {
     return this.#config.testHooks?.redeliveryWindowMs ?? REDELIVERY_WINDOW_MS;
-  }
-
-  /** The test hook: logs where it pauses, so that a test knows when to kill. */
-  #testPause(pause: NonNullable<TestHooks["pause"]>) {
-    return async (moment: string, eventId: string) => {
-      if (moment !== pause.moment) return;
-      this.#logger.warn({ event: eventId, moment, ms: pause.ms }, "test pause in a delivery");
-      await sleep(pause.ms);
-    };
   }
 }

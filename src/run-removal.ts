@@ -2,15 +2,10 @@
 // remove_from_home_assistant): what run-bridge.ts does instead of starting the bridge. It resolves
 // with the exit code main turns into the process's: 0 when everything went, 1 when a kind could
 // not be removed (or Home Assistant could not be reached), 2 when a person must fix something first.
+import { knownBroker } from "./broker-choice.js";
 import { type BridgeConfig, homeAssistantAccess } from "./config/load-config.js";
 import { EXIT_CONFIG, EXIT_FAILURE, EXIT_OK } from "./exit-codes.js";
-import {
-  type BrokerAddress,
-  DEMO_ENTITY_PREFIX,
-  RemovalRefusedError,
-  removeFromHomeAssistant,
-  supervisorBroker,
-} from "./ha/index.js";
+import { DEMO_ENTITY_PREFIX, RemovalRefusedError, removeFromHomeAssistant } from "./ha/index.js";
 import type { Logger } from "./log/logger.js";
 
 /** However long Home Assistant takes to come up, the removal gives up after this. */
@@ -57,16 +52,4 @@ export async function runRemoval(
     logger.error(`the removal failed: ${reason}; nothing more was removed`);
     return EXIT_FAILURE;
   }
-}
-
-/**
- * The broker whose retained messages go too, whatever the `publish` option says now: the bridge
- * may have published through it before. A Supervisor that cannot tell fails the removal (run it
- * again): the broker's configs would bring every device back.
- */
-async function knownBroker(config: BridgeConfig, signal: AbortSignal): Promise<BrokerAddress | null> {
-  const { broker } = config;
-  if (broker.kind === "url") return broker;
-  if (broker.kind === "none") return null;
-  return supervisorBroker(broker, signal);
 }

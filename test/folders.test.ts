@@ -4,8 +4,9 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
 // The walls between src's folders, read from the imports themselves: configuration knows nothing
-// of Home Assistant, the store meets delivery through a port (engine/storage.ts), and a folder with
-// an index.ts is entered only through it. Tests may reach inside a folder; src may not.
+// of Home Assistant or the engine (not even a test hook's type: it keeps its own), the store meets
+// delivery through a port (engine/storage.ts), a folder with an index.ts is entered only through
+// it, and no file reaches itself through its imports. Tests may reach inside a folder; src may not.
 
 const src = fileURLToPath(new URL("../src", import.meta.url));
 
@@ -51,11 +52,29 @@ describe("src's folders", () => {
 
   it.each([
     ["config", "ha"],
+    ["config", "engine"],
     ["store", "ha"],
     ["engine", "ha"],
     ["engine", "store"],
   ])("%s/ imports nothing of %s/", (from, to) => {
     expect(imports.filter((entry) => folderOf(entry.from) === from && folderOf(entry.to) === to)).toEqual([]);
+  });
+
+  it("make no circle: no file reaches itself through its imports", () => {
+    const importsOf = new Map<string, string[]>();
+    for (const { from, to } of imports) importsOf.set(from, [...(importsOf.get(from) ?? []), to]);
+    const circles: string[][] = [];
+    // Walked depth first: a file met again on the way that led to it closes a circle.
+    const walked = new Set<string>();
+    const walk = (file: string, way: readonly string[]) => {
+      const again = way.indexOf(file);
+      if (again >= 0) circles.push([...way.slice(again), file]);
+      if (again >= 0 || walked.has(file)) return;
+      for (const to of importsOf.get(file) ?? []) walk(to, [...way, file]);
+      walked.add(file);
+    };
+    for (const file of importsOf.keys()) walk(file, []);
+    expect(circles).toEqual([]);
   });
 
   it("are entered through their index.ts, where they have one", () => {

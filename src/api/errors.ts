@@ -1,6 +1,11 @@
 // One error class per way a request to the Reward Facts API can fail, so that callers decide by
 // kind (retry, pause the token, mark a child unavailable) and never by parsing a message.
 // No message ever carries the token: requests are described by method and path only.
+//
+// Two families. An ApiError is the request failing: the service could not be reached, answered
+// late or too much, or answered with a status that is not a success; whether to try it again is
+// its question. A SchemaMismatchError is an answer that came, whole and with a success, and
+// cannot be read: no failure of the way there, and nothing a second try would change.
 
 export interface RequestInfo {
   method: string;
@@ -18,7 +23,7 @@ export abstract class ApiError extends Error {
   readonly status: number | undefined;
 
   constructor(message: string, request: RequestInfo, status?: number, options?: ErrorOptions) {
-    super(`${message} (${request.method} ${request.path})`, options);
+    super(withRequest(message, request), options);
     this.name = new.target.name;
     this.request = request;
     this.status = status;
@@ -138,17 +143,29 @@ export class UnexpectedStatusError extends ApiError {
   readonly retryable = false;
 }
 
-/** The answer is not JSON, or its JSON does not match the spec: never retried. */
-export class SchemaMismatchError extends ApiError {
-  readonly kind = "schema_mismatch";
-  readonly retryable = false;
+/**
+ * The answer is not JSON, or its JSON does not match the spec: not an ApiError (the request went
+ * through), so never retried; the engine skips what it cannot read and says so once.
+ */
+export class SchemaMismatchError extends Error {
+  override name = "SchemaMismatchError";
+  readonly request: RequestInfo;
+  /** The answer's status, a success. */
+  readonly status: number | undefined;
   /** Where the answer departs from the schema, e.g. `behaviors.2.status: Invalid option`. */
   readonly issues: readonly string[];
 
   constructor(request: RequestInfo, issues: readonly string[], status?: number) {
-    super(`unreadable API answer: ${issues.slice(0, 3).join("; ")}`, request, status);
+    super(withRequest(`unreadable API answer: ${issues.slice(0, 3).join("; ")}`, request));
+    this.request = request;
+    this.status = status;
     this.issues = issues;
   }
+}
+
+/** A message that says which request it is about, by method and path (never the token). */
+function withRequest(message: string, request: RequestInfo): string {
+  return `${message} (${request.method} ${request.path})`;
 }
 
 function formatMs(ms: number): string {

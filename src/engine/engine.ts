@@ -1,7 +1,8 @@
 import { ChildNotCoveredError } from "../api/errors.js";
 import type { Logger } from "../log/logger.js";
+import { sleep } from "../time/sleep.js";
 import type { ApiReader } from "./api-reader.js";
-import { startOfLocalDay } from "./day-start.js";
+import { localDayStartIso } from "./day-start.js";
 import { derivedJobParts } from "./derived-job.js";
 import { type DeliveryMoment, type EventsJobContext, eventsJobParts, pollEvents } from "./events-job.js";
 import { FailureReactions } from "./failure-reactions.js";
@@ -12,7 +13,6 @@ import type { RateBudget } from "./rate-budget.js";
 import { retryTransient } from "./retry.js";
 import { type Job, nextJob, type Schedule } from "./scheduler.js";
 import type { EngineStatus, Sink } from "./sink.js";
-import { sleep } from "./sleep.js";
 import type { CursorStore, DeliveryLedger, DerivedFactsStore } from "./storage.js";
 import { readToday, type TodayJobContext } from "./today-job.js";
 
@@ -133,7 +133,7 @@ export class Engine {
       cursors: o.cursors,
       delivered: o.delivered,
       logger: o.logger,
-      dayStart: (instant = Date.now()) => startOfLocalDay(instant, o.timeZone()),
+      dayStart: (instant = Date.now()) => localDayStartIso(instant, o.timeZone()),
       retry,
       replayedAfterMs: o.replayedAfterMs,
       ...(o.pauseAt ? { pauseAt: o.pauseAt } : {}),

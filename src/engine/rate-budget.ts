@@ -1,6 +1,6 @@
 import { MAX_PAUSE_MS } from "../api/limits.js";
 import type { Logger } from "../log/logger.js";
-import { sleep } from "./sleep.js";
+import { sleep } from "../time/sleep.js";
 import type { RequestHistory, RequestRecord, StoredRequests, TokenShare } from "./storage.js";
 import { checkStoredHistory, reportIgnored } from "./stored-budget.js";
 

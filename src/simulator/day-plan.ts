@@ -4,7 +4,7 @@ import { isOwnDay, type SimChild } from "./household.js";
 import { ledgerAt, type TimedEvent } from "./ledger.js";
 import { compareKeys, keyOfTimed } from "./ordering.js";
 import { Rng, uuidFrom } from "./random.js";
-import { endOfLocalDay, type LocalDate, startOfLocalDay } from "./zoned-time.js";
+import { type LocalDate, localDayEndMs, localDayStartMs } from "./zoned-time.js";
 
 /** When a behavior was declared or rejected in the app; validations are journal facts. */
 export interface BehaviorTimeline {
@@ -48,7 +48,7 @@ export function planDay(child: SimChild, date: LocalDate, settings: PlanSettings
   }
   const { seed, timeZone } = settings;
   const rng = Rng.of(seed, "plan", child.key, date);
-  const start = startOfLocalDay(date, timeZone);
+  const start = localDayStartMs(date, timeZone);
   const at = (minuteOfDay: number) => start + minuteOfDay * minute + rng.int(0, minute - 1);
   const period = periodOf(date);
   const facts: TimedEvent[] = [];
@@ -119,7 +119,7 @@ function addExtraCheers(
 ): void {
   if (!(settings.factsPerHour > 0)) return;
   const rng = Rng.of(settings.seed, "extra", child.key, date);
-  const hours = Math.round((endOfLocalDay(date, settings.timeZone) - start) / 3_600_000);
+  const hours = Math.round((localDayEndMs(date, settings.timeZone) - start) / 3_600_000);
   const whole = Math.floor(settings.factsPerHour);
   const fraction = settings.factsPerHour - whole;
   let n = 0;

@@ -19,7 +19,7 @@ import type { BehaviorRule, MenuItem } from "./rules.js";
 import { HOST, SimServer } from "./server.js";
 import type { ServiceContext } from "./service.js";
 import { computeToday } from "./today.js";
-import { addDays, localDateOf, startOfLocalDay } from "./zoned-time.js";
+import { addDays, localDateOf, localDayStartMs } from "./zoned-time.js";
 
 export type { TokenLabel } from "./auth.js";
 export type { ScaledClockOptions, SimClock } from "./clock.js";
@@ -115,7 +115,7 @@ export class ApiSimulator {
     const bases = { current: normalizeBasePath(o.basePath), legacy: normalizeBasePath(o.legacyBasePath) };
     const households = new Households(seed);
     const activityFrom = o.activity
-      ? startOfLocalDay(addDays(localDateOf(clock.now(), timeZone), -o.activity.historyDays), timeZone)
+      ? localDayStartMs(addDays(localDateOf(clock.now(), timeZone), -o.activity.historyDays), timeZone)
       : undefined;
     const journal = new Journal({
       seed,

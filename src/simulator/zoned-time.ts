@@ -6,12 +6,12 @@ import { type LocalDate, utcMidnightOf } from "../time/zoned.js";
 export {
   addDays,
   assertTimeZone,
-  endOfLocalDay,
   formatWithOffset,
   type LocalDate,
   localDateOf,
+  localDayEndMs,
+  localDayStartMs,
   offsetMsAt,
-  startOfLocalDay,
 } from "../time/zoned.js";
 
 /** Days since 1970-01-01 of a calendar date (independent of any zone). */

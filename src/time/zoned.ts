@@ -77,11 +77,11 @@ export function localDateOf(ms: number, timeZone: string): LocalDate {
 }
 
 /**
- * The first instant of a local date: its midnight, the earlier one when the clocks go back over
- * midnight, or the first instant after it when a change skips midnight (Santiago's and Beirut's
- * spring: the day begins at 01:00).
+ * The first instant of a local date, in ms since the epoch: its midnight, the earlier one when the
+ * clocks go back over midnight, or the first instant after it when a change skips midnight
+ * (Santiago's and Beirut's spring: the day begins at 01:00).
  */
-export function startOfLocalDay(date: LocalDate, timeZone: string): number {
+export function localDayStartMs(date: LocalDate, timeZone: string): number {
   const target = utcMidnightOf(date);
   // Midnight happens at the date's UTC midnight less the offset in force then, which is the
   // offset on one side of any change near it, or on the other.
@@ -94,9 +94,9 @@ export function startOfLocalDay(date: LocalDate, timeZone: string): number {
   return first ?? firstInstantOf(date, target, timeZone);
 }
 
-/** The instant at which the next local date begins. */
-export function endOfLocalDay(date: LocalDate, timeZone: string): number {
-  return startOfLocalDay(addDays(date, 1), timeZone);
+/** The instant at which the next local date begins, in ms since the epoch. */
+export function localDayEndMs(date: LocalDate, timeZone: string): number {
+  return localDayStartMs(addDays(date, 1), timeZone);
 }
 
 export function addDays(date: LocalDate, days: number): LocalDate {

@@ -4,7 +4,7 @@ import type { AddressInfo, Socket } from "node:net";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ClientOptionsError, type RewardFactsClient } from "../../src/api/client.js";
 import {
-  type ApiError,
+  ApiError,
   BodyTooLargeError,
   ChildNotCoveredError,
   DeadlineExceededError,
@@ -47,7 +47,7 @@ async function portOfAClosedServer(): Promise<number> {
   return port;
 }
 
-async function rejection<E extends ApiError>(
+async function rejection<E extends Error>(
   promise: Promise<unknown>,
   kind: abstract new (...args: never[]) => E,
 ): Promise<E> {
@@ -205,10 +205,15 @@ describe("server failures and unreadable answers", () => {
     expect(await client.listChildren()).toHaveLength(3);
   });
 
-  it("turns a body that is not JSON into a SchemaMismatchError", async () => {
+  it("turns a body that is not JSON into a SchemaMismatchError, no failure of the request", async () => {
     sim.failNext(1, { kind: "malformed-json" });
     const error = await rejection(client.getToday(sim.children.ordinary.id), SchemaMismatchError);
-    expect(error.retryable).toBe(false);
+    // Not an ApiError: nothing asks whether to try it again.
+    expect(error).not.toBeInstanceOf(ApiError);
+    expect(error.message).toMatch(
+      /^unreadable API answer: body is not JSON \(\d+ characters\) \(GET \/children\/.+\/today\)$/,
+    );
+    expect(error).toMatchObject({ name: "SchemaMismatchError", status: 200 });
   });
 
   it("turns JSON that is not the spec's into a SchemaMismatchError naming the place and the fault", async () => {

@@ -1,6 +1,6 @@
 import { Writable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
-import { startOfLocalDay } from "../../src/engine/day-start.js";
+import { localDayStartIso } from "../../src/engine/day-start.js";
 import { createLogger } from "../../src/log/logger.js";
 
 const HOUR = 3_600_000;
@@ -65,10 +65,10 @@ describe("the day's start of the household's time zone", () => {
   it.each(days)("%s", (_, zone, instant, expected) => {
     // Another zone than the process's, through Intl…
     process.env.TZ = elsewhere(zone);
-    expect(startOfLocalDay(Date.parse(instant), zone)).toBe(expected);
+    expect(localDayStartIso(Date.parse(instant), zone)).toBe(expected);
     // …and the process's own (the add-on's, where TZ is Home Assistant's zone), through Date.
     process.env.TZ = zone;
-    expect(startOfLocalDay(Date.parse(instant), zone)).toBe(expected);
+    expect(localDayStartIso(Date.parse(instant), zone)).toBe(expected);
     // What Intl itself says of the answer: on that date, and the second before it on the day before.
     const start = Date.parse(expected);
     const date = expected.slice(0, 10);
@@ -88,24 +88,24 @@ describe("the day's start of the household's time zone", () => {
     ["Europe/Paris", "2026-11-21T12:00:00Z", 24],
   ])("%s, the day of %s lasts %d hours", (zone, instant, hours) => {
     process.env.TZ = elsewhere(zone);
-    const start = Date.parse(startOfLocalDay(Date.parse(instant), zone));
-    const next = Date.parse(startOfLocalDay(start + 30 * HOUR, zone));
+    const start = Date.parse(localDayStartIso(Date.parse(instant), zone));
+    const next = Date.parse(localDayStartIso(start + 30 * HOUR, zone));
     expect((next - start) / HOUR).toBe(hours);
   });
 
   it("reads the day in the process's own time zone when none is given, or one Intl does not know", () => {
     process.env.TZ = "Asia/Tokyo";
     const at = Date.parse("2026-11-21T20:00:00Z");
-    expect(startOfLocalDay(at)).toBe("2026-11-22T00:00:00+09:00");
+    expect(localDayStartIso(at)).toBe("2026-11-22T00:00:00+09:00");
     // A POSIX rule in TZ: Node's own clock does not follow it either.
-    expect(startOfLocalDay(at, "CET-1CEST,M3.5.0,M10.5.0/3")).toBe("2026-11-22T00:00:00+09:00");
+    expect(localDayStartIso(at, "CET-1CEST,M3.5.0,M10.5.0/3")).toBe("2026-11-22T00:00:00+09:00");
   });
 
   it("leaves the process's time zone as it was", () => {
     process.env.TZ = "Europe/Paris";
     const winterNoon = Date.parse("2026-01-15T11:00:00Z");
     for (const zone of ["Asia/Tokyo", "America/Santiago", "Pacific/Kiritimati", "Etc/GMT+12"])
-      startOfLocalDay(Date.parse("2026-11-21T20:00:00Z"), zone);
+      localDayStartIso(Date.parse("2026-11-21T20:00:00Z"), zone);
     expect(process.env.TZ).toBe("Europe/Paris");
     expect(new Intl.DateTimeFormat().resolvedOptions().timeZone).toBe("Europe/Paris");
     expect(new Date(winterNoon).getHours()).toBe(12);
@@ -123,7 +123,7 @@ describe("the day's start of the household's time zone", () => {
     // The log's clock at +14:00, the household's at -12:00: a day apart, whatever the date.
     process.env.TZ = "Pacific/Kiritimati";
     logger.info("before");
-    startOfLocalDay(Date.now(), "Etc/GMT+12");
+    localDayStartIso(Date.now(), "Etc/GMT+12");
     logger.info("after");
     const times = lines.map((line) => {
       const match = /^\[(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})\]/.exec(line);

@@ -4,6 +4,7 @@ import {
   DeadlineExceededError,
   NetworkError,
   type RequestInfo,
+  SchemaMismatchError,
 } from "../../src/api/errors.js";
 import { retryTransient } from "../../src/engine/retry.js";
 
@@ -35,5 +36,9 @@ describe("retries within a job", () => {
     ["a socket the system timed out", new NetworkError(request, "ETIMEDOUT", "")],
   ])("never retries %s: the job would hold the loop as long again", async (_what, error) => {
     expect(await attemptsFor(error)).toBe(1);
+  });
+
+  it("never retries an answer it cannot read: the same answer would come again", async () => {
+    expect(await attemptsFor(new SchemaMismatchError(request, ["events: required"], 200))).toBe(1);
   });
 });

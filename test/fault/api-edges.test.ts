@@ -3,8 +3,8 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 
 import { MAX_BODY_BYTES, MAX_PAUSE_MS, REQUEST_DEADLINE_MS } from "../../src/api/limits.js";
-import { MAX_TIMER_MS } from "../../src/engine/sleep.js";
 import { REQUEST_LOG_FILE } from "../../src/store/request-log.js";
+import { MAX_TIMER_MS } from "../../src/time/sleep.js";
 import { EngineRig, type LogLine } from "../support/engine-rig.js";
 
 // A hostile API at each edge the bridge meets it (issue 41, points 1, 2, 3 and 7): every one costs

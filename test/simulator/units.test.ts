@@ -6,8 +6,8 @@ import {
   addDays,
   formatWithOffset,
   localDateOf,
+  localDayStartMs,
   offsetMsAt,
-  startOfLocalDay,
 } from "../../src/simulator/zoned-time.js";
 
 afterEach(() => {
@@ -64,11 +64,11 @@ describe("local dates in Europe/Paris", () => {
   });
 
   it("starts days at local midnight, short and long days included", () => {
-    expect(new Date(startOfLocalDay("2026-01-15", zone)).toISOString()).toBe("2026-01-14T23:00:00.000Z");
-    const spring = startOfLocalDay("2026-03-29", zone);
-    expect(startOfLocalDay("2026-03-30", zone) - spring).toBe(23 * 3_600_000);
-    const autumn = startOfLocalDay("2026-10-25", zone);
-    expect(startOfLocalDay("2026-10-26", zone) - autumn).toBe(25 * 3_600_000);
+    expect(new Date(localDayStartMs("2026-01-15", zone)).toISOString()).toBe("2026-01-14T23:00:00.000Z");
+    const spring = localDayStartMs("2026-03-29", zone);
+    expect(localDayStartMs("2026-03-30", zone) - spring).toBe(23 * 3_600_000);
+    const autumn = localDayStartMs("2026-10-25", zone);
+    expect(localDayStartMs("2026-10-26", zone) - autumn).toBe(25 * 3_600_000);
   });
 
   it("names the local date of an instant", () => {

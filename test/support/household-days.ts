@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { ApiSimulator } from "../../src/simulator/index.js";
-import { addDays, endOfLocalDay, localDateOf, startOfLocalDay } from "../../src/simulator/zoned-time.js";
+import { addDays, localDateOf, localDayEndMs, localDayStartMs } from "../../src/simulator/zoned-time.js";
 
 /*
  * Instants of the simulator's household for the browser's scenes. The simulator's clock is the
@@ -17,7 +17,7 @@ const HOUR = 3_600_000;
  * session runs by chance. On a day the clocks change it is 15:00 or 17:00, which is as good.
  */
 export function afternoonOf(sim: ApiSimulator, date: string): number {
-  return startOfLocalDay(date, sim.timeZone) + 16 * HOUR;
+  return localDayStartMs(date, sim.timeZone) + 16 * HOUR;
 }
 
 /** The latest afternoon not after `now` on a day that `wanted` accepts (looks back a week at most). */
@@ -51,6 +51,6 @@ export function nextAfternoon(sim: ApiSimulator, now: number, wanted: (at: numbe
  */
 export async function oneDayAhead(timeZone: string, spanMs: number): Promise<void> {
   const now = Date.now();
-  const end = endOfLocalDay(localDateOf(now, timeZone), timeZone);
+  const end = localDayEndMs(localDateOf(now, timeZone), timeZone);
   if (now + spanMs >= end) await sleep(end - now + 2_000);
 }

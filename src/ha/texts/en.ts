@@ -1,6 +1,6 @@
 // English: every text of the bridge that a parent reads in Home Assistant (entity names, the
 // status's message, the reasons, the notifications, the dashboard). The reference: every other
-// language has each of these keys (texts.ts types it, a test checks it). `{name}` is filled in.
+// language has each of these keys (text-shapes.ts types it, a test checks it). `{name}` is filled in.
 // Ids, event types and attribute keys are not here: automations name them, in English.
 
 export const en = {

@@ -1,4 +1,4 @@
-import type { BlueprintTexts, Texts } from "./texts.js";
+import type { BlueprintTexts, Texts } from "./text-shapes.js";
 
 // Français : les textes du pont qu'un parent lit dans Home Assistant (voir en.ts).
 

@@ -1,12 +1,9 @@
 import { en } from "./en.js";
 import { fr, frBlueprints } from "./fr.js";
+import type { BlueprintTexts, Texts } from "./text-shapes.js";
 
-/** Every text of the bridge in one language: the shape of English's, strings everywhere. */
-export type Texts = {
-  [Part in keyof typeof en]: (typeof en)[Part] extends string
-    ? string
-    : { [Key in keyof (typeof en)[Part]]: string };
-};
+// The shapes are named here too: the rest of the house takes the texts and their shape from one file.
+export type { BlueprintTexts, Texts } from "./text-shapes.js";
 
 /**
  * The languages the bridge speaks, by Home Assistant's language code. Adding one: a file beside
@@ -14,9 +11,6 @@ export type Texts = {
  * and its line here.
  */
 export const languages: Readonly<Record<string, Texts>> = { en, fr };
-
-/** A language's blueprints: by file, the text at each path of the English one (`blueprint.name`). */
-export type BlueprintTexts = Readonly<Record<string, Readonly<Record<string, string>>>>;
 
 /**
  * The blueprints' languages besides English, whose files are the originals (npm run blueprints

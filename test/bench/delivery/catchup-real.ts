@@ -1,5 +1,5 @@
 import type { ApiSimulator } from "../../../src/simulator/index.js";
-import { localDateOf, startOfLocalDay } from "../../../src/time/zoned.js";
+import { localDateOf, localDayStartMs } from "../../../src/time/zoned.js";
 import type { EventRecorder } from "../../lab/index.js";
 import { waitFor } from "../../support/wait-for.js";
 
@@ -26,7 +26,7 @@ export function recordBacklog(sim: ApiSimulator, facts: number, children: number
     sim.addChild(`Backlog ${i + 1}`, { planned: false }),
   );
   const now = sim.clock.now();
-  const from = startOfLocalDay(localDateOf(now, sim.timeZone), sim.timeZone);
+  const from = localDayStartMs(localDateOf(now, sim.timeZone), sim.timeZone);
   const step = (now - 1_000 - from) / facts;
   const ids = new Map(added.map((child) => [child.id, [] as string[]]));
   for (let i = 0; i < facts; i++) {

@@ -1,6 +1,6 @@
 import { performance } from "node:perf_hooks";
 import { afterEach, describe, it } from "vitest";
-import { localDateOf, startOfLocalDay } from "../../../src/simulator/zoned-time.js";
+import { localDateOf, localDayStartMs } from "../../../src/simulator/zoned-time.js";
 import { busiestMinute } from "../../support/busiest-minute.js";
 import { EngineRig } from "../../support/engine-rig.js";
 import type { CatchupParams, CatchupResult } from "../catchup/params.js";
@@ -30,7 +30,7 @@ describe.runIf(params)("catch-up", () => {
           sim.addChild(`Backlog ${i + 1}`, { planned: false }),
         );
         const now = sim.clock.now();
-        const from = startOfLocalDay(localDateOf(now, sim.timeZone), sim.timeZone);
+        const from = localDayStartMs(localDateOf(now, sim.timeZone), sim.timeZone);
         const step = (now - 1_000 - from) / params.facts;
         perChild.push(...children.map(() => 0));
         for (let i = 0; i < params.facts; i++) {

@@ -1,4 +1,4 @@
-import { addDays, localDateOf, startOfLocalDay } from "../../../src/time/zoned.js";
+import { addDays, localDateOf, localDayStartMs } from "../../../src/time/zoned.js";
 import type { HomeAssistantInstance } from "../../lab/index.js";
 
 /*
@@ -37,12 +37,12 @@ export async function importScreenTime(
   const currentHour = Math.floor(now / HOUR) * HOUR;
   const rows: Array<{ start: string; state: number; sum: number }> = [];
   const dayBefore = addDays(dates[0] as string, -1);
-  rows.push({ start: new Date(startOfLocalDay(dayBefore, timeZone) + HOUR).toISOString(), state: 0, sum: 0 });
+  rows.push({ start: new Date(localDayStartMs(dayBefore, timeZone) + HOUR).toISOString(), state: 0, sum: 0 });
   let sum = 0;
   minutes.forEach((used, i) => {
     sum += used;
     const date = dates[i] as string;
-    const at = date === today ? currentHour : startOfLocalDay(date, timeZone) + AFTERNOON;
+    const at = date === today ? currentHour : localDayStartMs(date, timeZone) + AFTERNOON;
     rows.push({ start: new Date(at).toISOString(), state: used, sum });
   });
   await ha.wsCommand({

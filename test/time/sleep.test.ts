@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { MAX_TIMER_MS, sleep, timerDelay } from "../../src/engine/sleep.js";
+import { MAX_TIMER_MS, sleep, timerDelay } from "../../src/time/sleep.js";
 
 const DAY = 24 * 60 * 60_000;
 
