@@ -10,8 +10,8 @@ import type { Sink } from "./engine/sink.js";
 import { configuredEngineOptions } from "./engine-options.js";
 import {
   type BrokerAddress,
-  type HaConnection,
   type HeldLease,
+  type HomeAssistantLink,
   holdHouseholdLease,
   homeAssistantLink,
   homeAssistantSink,
@@ -52,7 +52,7 @@ export class App {
   /** Held before anything is published to Home Assistant: one bridge per household. */
   #lease: HeldLease | undefined;
   /** The run's one link to Home Assistant: the lease opens it, the sink joins it. */
-  #link: HaConnection | undefined;
+  #link: HomeAssistantLink | undefined;
   /** Aborted by stop(): ends a start under way at its next step. */
   readonly #abort = new AbortController();
   /** The start, once begun: stop() waits for it to end before it takes anything down. */

@@ -16,7 +16,7 @@ import { childEntities, refusedStatusEntity, statusEntity } from "./entities/ent
 import { slugsShown } from "./entities/shown-slugs.js";
 import { HomeAssistantAuthError, HomeAssistantNotAdminError } from "./link/errors.js";
 import { eachPart } from "./parts/sink-part.js";
-import { type HaSinkOptions, type SinkPieces, wireSink } from "./sink-wiring.js";
+import { type HomeAssistantSinkOptions, type SinkPieces, wireSink } from "./sink-wiring.js";
 
 /** Failed writes within this window make the status `ha_degraded`. */
 const DEGRADED_WINDOW_MS = 10 * 60_000;
@@ -28,7 +28,7 @@ const DEGRADED_WINDOW_MS = 10 * 60_000;
  * (event-deliverer.ts). Keeps them in step with Home Assistant's restarts; its parts (parts/:
  * the delivery records, the notifications, the dashboard, Assist, the diagnostics) follow in a loop.
  */
-export class HaSink implements Sink {
+export class HomeAssistantSink implements Sink {
   /** Made once, of the options (sink-wiring.ts). */
   readonly #p: SinkPieces;
   readonly #removeOnStop: boolean;
@@ -39,7 +39,7 @@ export class HaSink implements Sink {
   #lastWriteFailure = 0;
   #stopListening: () => void = () => undefined;
 
-  constructor(options: HaSinkOptions) {
+  constructor(options: HomeAssistantSinkOptions) {
     this.#p = wireSink(options, () => void this.#refusalEnded());
     this.#removeOnStop = options.removeOnStop ?? false;
     this.#opening = options.signal;

@@ -15,8 +15,8 @@ import { BRIDGE_VERSION } from "../version.js";
 import { EntityNames } from "./entities/entity-names.js";
 import type { BrokerAddress } from "./entities/mqtt/mqtt-link.js";
 import type { SupervisorAccess } from "./entities/mqtt/supervisor-broker.js";
-import { HaSink } from "./ha-sink.js";
-import type { HaSinkOptions } from "./sink-wiring.js";
+import { HomeAssistantSink } from "./ha-sink.js";
+import type { HomeAssistantSinkOptions } from "./sink-wiring.js";
 
 export {
   type DashboardOnce,
@@ -30,7 +30,7 @@ export type { BrokerAddress } from "./entities/mqtt/mqtt-link.js";
 export type { SupervisorAccess } from "./entities/mqtt/supervisor-broker.js";
 export type { SlugMemory } from "./entities/settled-slugs.js";
 export { type HeldLease, holdHouseholdLease, LeaseLostError } from "./household/household-lease.js";
-export type { HaConnection } from "./link/connection.js";
+export type { HomeAssistantLink } from "./link/connection.js";
 export { type HomeAssistantAccess, homeAssistantLink } from "./link/home-assistant-link.js";
 export {
   ANOTHER_BRIDGE_NOTIFICATION_ID,
@@ -43,7 +43,7 @@ export type { RemovalResult } from "./removal/removal-plan.js";
 export { type BlueprintTexts, blueprintLanguages } from "./texts/texts.js";
 
 /** What the app gives the sink: the sink's own options, and how the entities are to be published. */
-export interface HomeAssistantTargetOptions extends Omit<HaSinkOptions, "entities" | "names"> {
+export interface HomeAssistantTargetOptions extends Omit<HomeAssistantSinkOptions, "entities" | "names"> {
   /** Entities through MQTT discovery on this broker; REST-made states when null. */
   broker: BrokerAddress | null;
   /**
@@ -62,7 +62,7 @@ export interface HomeAssistantTargetOptions extends Omit<HaSinkOptions, "entitie
 export async function homeAssistantSink(options: HomeAssistantTargetOptions): Promise<Sink> {
   const { broker, entityPrefix, supervisor, ...rest } = options;
   const common = { ...rest, names: new EntityNames(entityPrefix) };
-  if (!broker) return new HaSink(common);
+  if (!broker) return new HomeAssistantSink(common);
   const { mqttEntities } = await import("./entities/mqtt/mqtt-entities.js");
   const addon = supervisor
     ? {
@@ -73,7 +73,7 @@ export async function homeAssistantSink(options: HomeAssistantTargetOptions): Pr
         ),
       }
     : {};
-  return new HaSink({
+  return new HomeAssistantSink({
     ...common,
     entities: mqttEntities({ broker, bridgeVersion: BRIDGE_VERSION, ...addon }),
   });

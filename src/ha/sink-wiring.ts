@@ -10,7 +10,7 @@ import type { EntityPublisher, EntityPublisherFactory } from "./entities/entity-
 import { RestEntities } from "./entities/rest/rest-entities.js";
 import { SettledSlugs, type SlugMemory } from "./entities/settled-slugs.js";
 import { callService } from "./link/commands.js";
-import type { HaConnection } from "./link/connection.js";
+import type { HomeAssistantLink } from "./link/connection.js";
 import type { ServiceCaller } from "./link/notifications.js";
 import { StateWriter } from "./link/state-writer.js";
 import type { AssistMemory } from "./parts/assist.js";
@@ -25,9 +25,9 @@ import type { Texts } from "./texts/texts.js";
 // of it once, at construction.
 
 /** What the sink is given: the link, where its memories are kept, and the options it follows. */
-export interface HaSinkOptions {
+export interface HomeAssistantSinkOptions {
   /** The run's one link to Home Assistant (home-assistant-link.ts): the sink listens to it. */
-  link: HaConnection;
+  link: HomeAssistantLink;
   /** Where states are written through REST (the link's address and token). */
   url: string;
   token: string;
@@ -64,7 +64,7 @@ export const LAST_READ_REFRESH_MS = 10 * 60_000;
 
 /** The sink's pieces, made of its options. */
 export interface SinkPieces {
-  link: HaConnection;
+  link: HomeAssistantLink;
   logger: Logger;
   names: EntityNames;
   /** Home Assistant's language, which the bridge's texts follow. */
@@ -83,7 +83,7 @@ export interface SinkPieces {
 }
 
 /** Makes the sink's pieces; `onRefusalEnded` is the sink's, called when the broker takes it again. */
-export function wireSink(options: HaSinkOptions, onRefusalEnded: () => void): SinkPieces {
+export function wireSink(options: HomeAssistantSinkOptions, onRefusalEnded: () => void): SinkPieces {
   const { link, logger } = options;
   const names = options.names ?? contractNames;
   const language = new HouseholdLanguage(logger);
@@ -139,7 +139,7 @@ export function wireSink(options: HaSinkOptions, onRefusalEnded: () => void): Si
 
 /** What the parts are made of: the sink's own pieces, and the options that choose among them. */
 interface SinkPartsMaterials {
-  link: HaConnection;
+  link: HomeAssistantLink;
   logger: Logger;
   names: EntityNames;
   events: EventDeliverer;

@@ -59,7 +59,7 @@ function captureLogger(): { logger: Logger; lines: LogLine[]; raw: string[] } {
   return { logger: createLogger({ json: true, level: "debug", destination, secrets: [TOKEN] }), lines, raw };
 }
 
-/** An HaSink opening against `url` (REST-made states, nothing else): what the bridge does first. */
+/** An HomeAssistantSink opening against `url` (REST-made states, nothing else): what the bridge does first. */
 function openSink(url: string, token = TOKEN) {
   const { logger, lines, raw } = captureLogger();
   const sink = ownLinkSink({ url, token, logger, requireAdmin: true });

@@ -7,7 +7,7 @@ import {
   NotDeliveredError,
   SinkRefusedError,
 } from "../../src/engine/sink.js";
-import type { HaSink } from "../../src/ha/ha-sink.js";
+import type { HomeAssistantSink } from "../../src/ha/ha-sink.js";
 import { TOKEN_NOTIFICATION_ID } from "../../src/ha/index.js";
 import {
   HomeAssistantAuthError,
@@ -29,7 +29,7 @@ import { ownLinkSink } from "../support/own-link-sink.js";
 
 const version = testedHomeAssistantVersion();
 let ha: HomeAssistantInstance;
-let sink: HaSink;
+let sink: HomeAssistantSink;
 const abort = new AbortController();
 const child = { id: "0d6f1c2e-0000-4000-8000-00000000c0de", firstName: "Zoé" };
 const today: TodayPayload = {
@@ -103,7 +103,7 @@ afterAll(async () => {
   await ha?.stop();
 });
 
-describe(`HaSink against a real Home Assistant ${version}`, () => {
+describe(`HomeAssistantSink against a real Home Assistant ${version}`, () => {
   it("knows Home Assistant's time zone", () => {
     expect(sink.timeZone()).toBe("Europe/Paris");
   });

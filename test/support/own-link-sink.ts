@@ -1,8 +1,8 @@
-import { HaSink } from "../../src/ha/ha-sink.js";
+import { HomeAssistantSink } from "../../src/ha/ha-sink.js";
 import { homeAssistantLink } from "../../src/ha/link/home-assistant-link.js";
-import type { HaSinkOptions } from "../../src/ha/sink-wiring.js";
+import type { HomeAssistantSinkOptions } from "../../src/ha/sink-wiring.js";
 
-export interface OwnLinkSinkOptions extends Omit<HaSinkOptions, "link"> {
+export interface OwnLinkSinkOptions extends Omit<HomeAssistantSinkOptions, "link"> {
   /** A standalone token's user must be an administrator: checked unless told. */
   requireAdmin?: boolean;
   heartbeatMs?: number;
@@ -13,7 +13,7 @@ export interface OwnLinkSinkOptions extends Omit<HaSinkOptions, "link"> {
  * A sink driven in a test's own process, on a link of its own, as the app wires one without the
  * household lease (the demo's way): its close() closes the link too, as the app's stop does.
  */
-export function ownLinkSink(options: OwnLinkSinkOptions): HaSink {
+export function ownLinkSink(options: OwnLinkSinkOptions): HomeAssistantSink {
   const { requireAdmin, heartbeatMs, pongTimeoutMs, ...sinkOptions } = options;
   const link = homeAssistantLink(
     { url: options.url, token: options.token, requireAdmin: requireAdmin ?? true },
@@ -23,7 +23,7 @@ export function ownLinkSink(options: OwnLinkSinkOptions): HaSink {
       ...(pongTimeoutMs ? { pongTimeoutMs } : {}),
     },
   );
-  const sink = new HaSink({ ...sinkOptions, link });
+  const sink = new HomeAssistantSink({ ...sinkOptions, link });
   const closeSink = sink.close.bind(sink);
   sink.close = async () => {
     try {

@@ -36,7 +36,7 @@ interface RegistryEntry {
  * Helpers are found by their id, derived from the child's id (never its name, so renaming a child
  * keeps its record), created when missing and hidden from auto-generated dashboards. Home
  * Assistant sets up `input_text` by itself (a built-in helper, whatever the configuration); one
- * that has not (recovery mode) cannot keep records, and delivery then goes without (see HaSink).
+ * that has not (recovery mode) cannot keep records, and delivery then goes without (see HomeAssistantSink).
  */
 export class DeliveryRecords {
   readonly #link: CommandLink;

@@ -12,7 +12,7 @@ import type { Logger } from "../../log/logger.js";
 import type { ChildIdentity } from "../entities/entities.js";
 import type { EntityNames } from "../entities/entity-names.js";
 import type { EntityPublisher } from "../entities/entity-publisher.js";
-import type { HaConnection } from "../link/connection.js";
+import type { HomeAssistantLink } from "../link/connection.js";
 import { HomeAssistantConnectionError, HomeAssistantNotConnectedError } from "../link/errors.js";
 import { DeliveryRecords } from "./delivery-records.js";
 import { type DeliveryScriptResult, deliveryScript, readDeliveryResult } from "./delivery-script.js";
@@ -21,7 +21,7 @@ import { eventData } from "./event-data.js";
 import { REDELIVERY_WINDOW_MS, RecentDeliveries } from "./recent-deliveries.js";
 
 export interface EventDelivererOptions {
-  connection: HaConnection;
+  connection: HomeAssistantLink;
   /** Adds its own steps before the bus event (the MQTT event entity and device trigger). */
   entities: EntityPublisher;
   names: EntityNames;
@@ -57,7 +57,7 @@ export interface DeliveryLease {
  * (recent-deliveries.ts).
  */
 export class EventDeliverer {
-  readonly #connection: HaConnection;
+  readonly #connection: HomeAssistantLink;
   readonly #entities: EntityPublisher;
   readonly #names: EntityNames;
   readonly #logger: Logger;

@@ -1,6 +1,6 @@
 import type { EngineStatus, UnavailableReason } from "../../engine/sink.js";
 import type { Logger } from "../../log/logger.js";
-import type { HaConnection } from "../link/connection.js";
+import type { HomeAssistantLink } from "../link/connection.js";
 import type { StateWriter } from "../link/state-writer.js";
 import type { Texts } from "../texts/texts.js";
 import type { ChildEntityKind } from "./catalogue.js";
@@ -9,7 +9,7 @@ import type { EntityNames } from "./entity-names.js";
 
 /** What a way of publishing entities can use of the Home Assistant link. */
 export interface HomeAssistantParts {
-  connection: HaConnection;
+  connection: HomeAssistantLink;
   states: StateWriter;
   logger: Logger;
   /** The ids entities and the event are given: the contract's, or the demo's. */
@@ -25,7 +25,7 @@ export type EntityPublisherFactory = (parts: HomeAssistantParts) => EntityPublis
 /**
  * How the bridge's entities reach Home Assistant: states written through its REST API
  * (rest/rest-entities.ts), or registry entities through MQTT discovery (mqtt/mqtt-entities.ts).
- * The bus event, the delivery records and the token notification are the same for both (HaSink).
+ * The bus event, the delivery records and the token notification are the same for both (HomeAssistantSink).
  */
 export interface EntityPublisher {
   /** `rest` or `mqtt`, for logs and the status. */

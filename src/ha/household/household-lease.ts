@@ -1,12 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import { SinkRefusedError } from "../../engine/sink.js";
-import { sleep } from "../../engine/sleep.js";
 import { request } from "../../http/undici.js";
 import type { Logger } from "../../log/logger.js";
+import { sleep } from "../../time/sleep.js";
 import { contractNames } from "../entities/entity-names.js";
 import { callService } from "../link/commands.js";
-import type { HaConnection } from "../link/connection.js";
+import type { HomeAssistantLink } from "../link/connection.js";
 import {
   HomeAssistantAuthError,
   HomeAssistantHttpError,
@@ -37,7 +37,7 @@ import {
 
 export interface HouseholdLeaseOptions {
   /** The run's one link to Home Assistant: the lease opens it, the sink finds it open. */
-  link: HaConnection;
+  link: HomeAssistantLink;
   /** Where the lease's state is read, with its age by Home Assistant's clock (REST answers carry a Date). */
   access: { url: string; token: string };
   logger: Logger;
@@ -162,7 +162,7 @@ export async function holdHouseholdLease(options: HouseholdLeaseOptions): Promis
 
 class HouseholdLease implements HeldLease {
   readonly #o: HouseholdLeaseOptions;
-  readonly #connection: HaConnection;
+  readonly #connection: HomeAssistantLink;
   readonly #self: LeaseHolder;
   readonly #asker: LeaseAsker;
   readonly #beatMs: number;

@@ -1,4 +1,4 @@
-/** What talks to Home Assistant through websocket commands (HaConnection, or a test's socket). */
+/** What talks to Home Assistant through websocket commands (HomeAssistantLink, or a test's socket). */
 export interface CommandLink {
   command<T>(message: { type: string; [key: string]: unknown }): Promise<T>;
 }

@@ -7,8 +7,8 @@ import {
   type HassConfig,
   type HassUser,
 } from "home-assistant-js-websocket";
-import { sleep } from "../../engine/sleep.js";
 import type { Logger } from "../../log/logger.js";
+import { sleep } from "../../time/sleep.js";
 import {
   HomeAssistantNotAdminError,
   HomeAssistantNotConnectedError,
@@ -24,7 +24,7 @@ const PROBE_AT_START_MS = 5_000;
 /** After a drop: Home Assistant restarting is normal; why it is still away is logged after this. */
 const PROBE_AFTER_DROP_MS = 30_000;
 
-export interface HaConnectionOptions {
+export interface HomeAssistantLinkOptions {
   /** Base URL of Home Assistant (http://supervisor/core in the add-on). */
   url: string;
   token: string;
@@ -110,8 +110,8 @@ function connectUnlessStopped(auth: Auth, stop: AbortSignal): Promise<Connection
  * The library reconnects and re-subscribes by itself; this adds the wait for RUNNING after each
  * reconnect and a heartbeat (the library has none, so a half-open socket would hang forever).
  */
-export class HaConnection {
-  readonly #o: Required<HaConnectionOptions>;
+export class HomeAssistantLink {
+  readonly #o: Required<HomeAssistantLinkOptions>;
   readonly #listeners = new Set<LinkListener>();
   /** The first open, shared by every user of the link (the lease opens it, the sink finds it open). */
   #opened: Promise<void> | undefined;
@@ -127,7 +127,7 @@ export class HaConnection {
   /** The probe running while the link is down. */
   #probing: AbortController | undefined;
 
-  constructor(options: HaConnectionOptions) {
+  constructor(options: HomeAssistantLinkOptions) {
     this.#o = {
       heartbeatMs: 30_000,
       pongTimeoutMs: 10_000,

@@ -1,5 +1,5 @@
 import type { Logger } from "../../log/logger.js";
-import { HaConnection } from "./connection.js";
+import { HomeAssistantLink } from "./connection.js";
 
 /** Where Home Assistant is, and who the bridge is to it. */
 export interface HomeAssistantAccess {
@@ -27,8 +27,8 @@ export interface LinkUse {
  * bridge's and hands it to the household lease, then the sink; the removal step and `npm run
  * dashboard` make one for their visit. Its users listen to it (LinkListener), none rebuilds it.
  */
-export function homeAssistantLink(access: HomeAssistantAccess, use: LinkUse): HaConnection {
-  return new HaConnection({
+export function homeAssistantLink(access: HomeAssistantAccess, use: LinkUse): HomeAssistantLink {
+  return new HomeAssistantLink({
     url: access.url,
     token: access.token,
     requireAdmin: access.requireAdmin,

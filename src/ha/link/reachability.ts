@@ -3,9 +3,10 @@
 // silent proxy all look alike to it), so while the link is down a plain HTTP request to the API
 // asks the network what is wrong: `<url>/api/` with the token (Home Assistant answers 200; without
 // the token it would count a failed login and show a notification of its own each time).
-import { sleep } from "../../engine/sleep.js";
+
 import { Agent, request } from "../../http/undici.js";
 import type { Logger } from "../../log/logger.js";
+import { sleep } from "../../time/sleep.js";
 
 /** Why a probe did not reach Home Assistant's API. */
 export interface Unreachable {

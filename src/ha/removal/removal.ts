@@ -6,7 +6,7 @@ import type { BrokerAddress } from "../entities/mqtt/mqtt-link.js";
 import { livingHolder } from "../household/household-lease.js";
 import { describeHolder } from "../household/lease.js";
 import { callService } from "../link/commands.js";
-import type { HaConnection } from "../link/connection.js";
+import type { HomeAssistantLink } from "../link/connection.js";
 import { HomeAssistantAuthError, HomeAssistantNotAdminError } from "../link/errors.js";
 import { homeAssistantLink } from "../link/home-assistant-link.js";
 import { deleteInputText, listInputTexts } from "../link/input-text-helpers.js";
@@ -173,7 +173,7 @@ export async function removeFromHomeAssistant(options: RemovalOptions): Promise<
  * cleared) until Home Assistant has dropped them, which says how many it dropped.
  */
 async function watchRegistry(
-  connection: HaConnection,
+  connection: HomeAssistantLink,
   signal: AbortSignal,
 ): Promise<() => Promise<{ devices: number; entities: number }>> {
   const before = await bridgeRegistry(connection);
@@ -192,7 +192,7 @@ async function watchRegistry(
   };
 }
 
-async function bridgeRegistry(connection: HaConnection) {
+async function bridgeRegistry(connection: HomeAssistantLink) {
   const [devices, entities] = await Promise.all([
     connection.command<RegistryDevice[]>({ type: "config/device_registry/list" }),
     connection.command<RegistryEntity[]>({ type: "config/entity_registry/list" }),
@@ -202,7 +202,7 @@ async function bridgeRegistry(connection: HaConnection) {
 
 /** Removes what the registries still hold of the bridge's MQTT devices. */
 async function removeRegistryLeftovers(
-  connection: HaConnection,
+  connection: HomeAssistantLink,
 ): Promise<{ devices: number; entities: number }> {
   const { devices, entities } = await bridgeRegistry(connection);
   for (const entry of entities)

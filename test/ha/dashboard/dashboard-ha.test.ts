@@ -15,7 +15,7 @@ import {
   unavailableChildEntities,
 } from "../../../src/ha/entities/entities.js";
 import { contractNames, EntityNames } from "../../../src/ha/entities/entity-names.js";
-import { HaConnection } from "../../../src/ha/link/connection.js";
+import { HomeAssistantLink } from "../../../src/ha/link/connection.js";
 import { en } from "../../../src/ha/texts/en.js";
 import { silentLogger } from "../../../src/log/logger.js";
 import {
@@ -47,7 +47,7 @@ const ines: ChildIdentity = { id: "7f3c2a10-0000-4000-8000-000000000003", firstN
 const place = dashboardPlace(contractNames, en);
 
 let ha: HomeAssistantInstance;
-let link: HaConnection;
+let link: HomeAssistantLink;
 let browser: Browser;
 let tokens: FrontendTokens;
 
@@ -87,7 +87,7 @@ beforeAll(async () => {
       lastTurnAt: Date.now(),
     }),
   ]);
-  link = new HaConnection({
+  link = new HomeAssistantLink({
     url: ha.url,
     token: ha.token,
     logger: silentLogger(),

@@ -4,8 +4,8 @@ import { DEFAULT_GAUGE_MAX } from "../../../src/ha/dashboard/build-dashboard.js"
 import { DashboardKeeper } from "../../../src/ha/dashboard/dashboard-keeper.js";
 import type { LovelaceCard, LovelaceConfig } from "../../../src/ha/dashboard/lovelace.js";
 import { contractNames } from "../../../src/ha/entities/entity-names.js";
-import type { HaSink } from "../../../src/ha/ha-sink.js";
-import { HaConnection } from "../../../src/ha/link/connection.js";
+import type { HomeAssistantSink } from "../../../src/ha/ha-sink.js";
+import { HomeAssistantLink } from "../../../src/ha/link/connection.js";
 import { en } from "../../../src/ha/texts/en.js";
 import { silentLogger } from "../../../src/log/logger.js";
 import {
@@ -28,7 +28,7 @@ const noah = { id: "7f3c2a10-0000-4000-8000-0000000000a2", firstName: "Noah" };
 const abort = new AbortController();
 
 let ha: HomeAssistantInstance;
-let sink: HaSink;
+let sink: HomeAssistantSink;
 let saves: EventRecorder;
 /** Another dashboard the test saves to mark a point in the stream of saves. */
 const BARRIER = "keeper-barrier";
@@ -148,7 +148,7 @@ describe(`the gauges' tops in a real Home Assistant ${version}`, () => {
 
 describe("what the keeper is told of each day", () => {
   it("says the dashboard is out of date only when a child's gauge's top moves", () => {
-    const link = new HaConnection({
+    const link = new HomeAssistantLink({
       url: ha.url,
       token: ha.token,
       logger: silentLogger(),

@@ -4,7 +4,7 @@ import type { DerivedFact } from "../../../src/engine/derived-facts.js";
 import { type FactDelivery, MaybeDeliveredError, NotDeliveredError } from "../../../src/engine/sink.js";
 import { recordIdOf } from "../../../src/ha/delivery/delivery-records.js";
 import { contractNames } from "../../../src/ha/entities/entity-names.js";
-import type { HaSink } from "../../../src/ha/ha-sink.js";
+import type { HomeAssistantSink } from "../../../src/ha/ha-sink.js";
 import { silentLogger } from "../../../src/log/logger.js";
 import {
   CuttableLink,
@@ -24,7 +24,7 @@ const version = testedHomeAssistantVersion();
 const child = { id: "5b1e7c3a-0000-4000-8000-0000000d0e11", firstName: "Inès" };
 const abort = new AbortController();
 let ha: HomeAssistantInstance;
-let sink: HaSink;
+let sink: HomeAssistantSink;
 let recorder: EventRecorder;
 let serial = 0;
 

@@ -7,7 +7,7 @@ import {
   livingHolder,
   readLease,
 } from "../../../src/ha/household/household-lease.js";
-import type { HaConnection } from "../../../src/ha/link/connection.js";
+import type { HomeAssistantLink } from "../../../src/ha/link/connection.js";
 import { homeAssistantLink } from "../../../src/ha/link/home-assistant-link.js";
 import { ANOTHER_BRIDGE_NOTIFICATION_ID } from "../../../src/ha/link/notifications.js";
 import {
@@ -30,7 +30,7 @@ const leaseEntity = `input_text.${contractNames.leaseHelper}`;
 let ha: HomeAssistantInstance;
 const held: HeldLease[] = [];
 /** Each lease's link, closed after the lease is released (as the app does). */
-const links: HaConnection[] = [];
+const links: HomeAssistantLink[] = [];
 const aborts: AbortController[] = [];
 const intervals: NodeJS.Timeout[] = [];
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EngineStatus, Sink } from "../../../../src/engine/sink.js";
 import { childEntityId, STATUS_ENTITY_ID } from "../../../../src/ha/entities/entity-names.js";
-import { type HaConnection, homeAssistantLink, homeAssistantSink } from "../../../../src/ha/index.js";
+import { type HomeAssistantLink, homeAssistantLink, homeAssistantSink } from "../../../../src/ha/index.js";
 import {
   type EventRecorder,
   type MqttRig,
@@ -36,7 +36,7 @@ const logs = new LogCollector();
 let rig: MqttRig;
 let sink: Sink;
 let recorder: EventRecorder;
-let link: HaConnection;
+let link: HomeAssistantLink;
 
 beforeAll(async () => {
   rig = await startMqttRig(version);
