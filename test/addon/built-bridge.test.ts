@@ -105,7 +105,7 @@ describe(`the bundle the image runs, on Home Assistant ${version}`, () => {
     expect(run.text()).not.toContain(ha.token);
     // Nothing of Node's that this mode does not use (the ledger, src/build/README.md): the bundle's
     // stand-ins keep undici's HTTP/2 and ws's TLS (on http:// here) out, the ws global
-    // (src/ha/link/connection.ts) Node's own copy of undici, while ws's handshake, checked by Home
+    // (src/ha/link/socket-opening.ts) Node's own copy of undici, while ws's handshake, checked by Home
     // Assistant, went through.
     const recorded = await readFile(loadedFile, "utf8");
     await rm(dirname(loadedFile), { recursive: true, force: true });

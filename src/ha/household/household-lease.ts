@@ -1,17 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import { SinkRefusedError } from "../../engine/sink.js";
-import { request } from "../../http/undici.js";
 import type { Logger } from "../../log/logger.js";
 import { sleep } from "../../time/sleep.js";
 import { contractNames } from "../entities/entity-names.js";
 import { callService } from "../link/commands.js";
 import type { HomeAssistantLink } from "../link/connection.js";
-import {
-  HomeAssistantAuthError,
-  HomeAssistantHttpError,
-  HomeAssistantNotAdminError,
-} from "../link/errors.js";
+import { HomeAssistantAuthError, HomeAssistantNotAdminError } from "../link/errors.js";
 import { createInputText, hideEntity, listInputTexts } from "../link/input-text-helpers.js";
 import { ANOTHER_BRIDGE_NOTIFICATION_ID } from "../link/notifications.js";
 import { fill, textsFor } from "../texts/texts.js";
@@ -24,6 +19,7 @@ import {
   type LeaseJudgement,
   type LeaseReading,
 } from "./lease.js";
+import { DEFAULT_BEAT_MS, isRunning, readLease } from "./lease-reading.js";
 
 // One bridge per household: before it publishes anything, a bridge takes the household lease, an
 // input_text helper in Home Assistant naming the bridge that publishes there (lease.ts for the
@@ -59,74 +55,10 @@ export class LeaseLostError extends Error {
   override name = "LeaseLostError";
 }
 
-/**
- * Five minutes: each renewal is a state change Home Assistant's recorder keeps (once a minute
- * would be 1,440 rows a day of bookkeeping). A restart in place never waits for it (same instance,
- * or the holder's process gone from this host): only a bridge on another host waits out the
- * fifteen minutes after the first was killed.
- */
-const DEFAULT_BEAT_MS = 5 * 60_000;
 /** After writing the lease, the wait before reading it back: two bridges starting at once, the later write wins. */
 const SETTLE_MS = 2_000;
-const READ_TIMEOUT_MS = 3_000;
 /** How often the heartbeat says "alive and waiting" while Home Assistant is awaited. */
 const WAITING_BEAT_MS = 30_000;
-
-/**
- * Whether a process of this host runs. This process's own pid is another's that ran before it
- * (a container restarted gives the bridge the same pid): gone.
- */
-export function isRunning(pid: number): boolean {
-  if (pid === process.pid) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
-/**
- * The lease's value and its age by Home Assistant's clock: its answer's Date against the helper's
- * last_updated. Without a Date (a proxy that drops it), this host's clock stands in.
- */
-export async function readLease(access: { url: string; token: string }): Promise<LeaseReading> {
-  const entityId = `input_text.${contractNames.leaseHelper}`;
-  const response = await request(`${access.url}/api/states/${entityId}`, {
-    headers: { authorization: `Bearer ${access.token}` },
-    // A Home Assistant that does not answer is tried again at the next beat; a stop does not wait.
-    signal: AbortSignal.timeout(READ_TIMEOUT_MS),
-  });
-  if (response.statusCode === 404) {
-    await response.body.dump();
-    return { value: undefined, ageMs: undefined };
-  }
-  if (response.statusCode >= 300) {
-    await response.body.dump();
-    throw new HomeAssistantHttpError(
-      `Home Assistant answered ${response.statusCode} to GET /api/states/${entityId}`,
-      response.statusCode,
-    );
-  }
-  const state = (await response.body.json()) as { state?: unknown; last_updated?: unknown };
-  const date = response.headers.date;
-  const now = Date.parse(typeof date === "string" ? date : "") || Date.now();
-  const written = Date.parse(typeof state.last_updated === "string" ? state.last_updated : "");
-  return {
-    value: typeof state.state === "string" ? state.state : undefined,
-    ageMs: Number.isFinite(written) ? Math.max(0, now - written) : undefined,
-  };
-}
-
-/**
- * Who holds the lease now and is alive, as a run that is no bridge sees it (the removal step): a
- * holder on this host whose process is gone (the add-on restarted into its removal) holds nothing.
- */
-export async function livingHolder(access: { url: string; token: string }): Promise<LeaseHolder | undefined> {
-  const asker: LeaseAsker = { id: "", run: "", host: hostname(), isRunning };
-  const judged = judgeLease(await readLease(access), asker, 3 * DEFAULT_BEAT_MS);
-  return judged.kind === "taken" ? judged.holder : undefined;
-}
 
 /** The lease, held: renewed every beat until released. */
 export interface HeldLease {

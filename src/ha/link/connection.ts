@@ -1,7 +1,6 @@
 import {
   type Auth,
   type Connection,
-  createConnection,
   createLongLivedTokenAuth,
   ERR_CANNOT_CONNECT,
   type HassConfig,
@@ -16,6 +15,7 @@ import {
 } from "./errors.js";
 import { Reachability } from "./reachability.js";
 import { ReadyGate } from "./ready-gate.js";
+import { connectUnlessStopped, ensureWebSocket } from "./socket-opening.js";
 
 /** Between attempts of the first connection (the library's own pace when it retries). */
 const FIRST_CONNECT_RETRY_MS = 1_000;
@@ -58,50 +58,6 @@ export interface LinkListener {
    * Not at close().
    */
   disconnected?(): void;
-}
-
-/**
- * The library opens its socket with the global WebSocket: made ws here, on every Node. Node 20 has
- * none; Node 22 and later define one, but it is Node's own bundled copy of undici, loaded whole on
- * the first read of the global. Writing the global replaces Node's lazy getter without calling it,
- * so the global is never read first. What it saves: the ledger, src/build/README.md.
- */
-async function ensureWebSocket(): Promise<void> {
-  const { WebSocket } = await import("ws");
-  (globalThis as { WebSocket?: unknown }).WebSocket = class extends WebSocket {
-    // Without compression (ws offers it, and Home Assistant takes it): a pair of zlib streams held
-    // for the link's life, to shrink messages of a few hundred bytes on a local network.
-    constructor(address: string | URL, protocols?: string | string[]) {
-      super(address, protocols, { perMessageDeflate: false });
-    }
-  };
-}
-
-/**
- * One attempt of the library's, or undefined once `stop` aborts: a Home Assistant that accepts and
- * never answers holds an attempt as long as its socket lives. A connection made after the stop is
- * closed as it comes.
- */
-function connectUnlessStopped(auth: Auth, stop: AbortSignal): Promise<Connection | undefined> {
-  return new Promise((resolve, reject) => {
-    if (stop.aborted) {
-      resolve(undefined);
-      return;
-    }
-    const onStop = () => resolve(undefined);
-    stop.addEventListener("abort", onStop, { once: true });
-    createConnection({ auth, setupRetry: 0 }).then(
-      (conn) => {
-        stop.removeEventListener("abort", onStop);
-        if (stop.aborted) conn.close();
-        resolve(stop.aborted ? undefined : conn);
-      },
-      (error: unknown) => {
-        stop.removeEventListener("abort", onStop);
-        reject(error);
-      },
-    );
-  });
 }
 
 /**

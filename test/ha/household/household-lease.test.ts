@@ -1,12 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { SinkRefusedError } from "../../../src/engine/sink.js";
 import { contractNames } from "../../../src/ha/entities/entity-names.js";
-import {
-  type HeldLease,
-  holdHouseholdLease,
-  livingHolder,
-  readLease,
-} from "../../../src/ha/household/household-lease.js";
+import { type HeldLease, holdHouseholdLease } from "../../../src/ha/household/household-lease.js";
+import { livingHolder, readLease } from "../../../src/ha/household/lease-reading.js";
 import type { HomeAssistantLink } from "../../../src/ha/link/connection.js";
 import { homeAssistantLink } from "../../../src/ha/link/home-assistant-link.js";
 import { ANOTHER_BRIDGE_NOTIFICATION_ID } from "../../../src/ha/link/notifications.js";
