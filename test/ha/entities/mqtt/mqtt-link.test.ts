@@ -135,7 +135,7 @@ describe("the MQTT link against Mosquitto", () => {
   it("connects without a deprecation warning on standard error (Node 24 reports url.parse)", async () => {
     // A process of its own, as the bridge is; --pending-deprecation makes Node 20 report what
     // Node 24 reports anyway.
-    const link = new URL("../../../src/ha/entities/mqtt/mqtt-link.ts", import.meta.url).href;
+    const link = new URL("../../../../src/ha/entities/mqtt/mqtt-link.ts", import.meta.url).href;
     const script = [
       `const { MqttLink } = await import(${JSON.stringify(link)});`,
       `const link = new MqttLink({ broker: ${JSON.stringify({ url: broker.url, ...user })},`,
