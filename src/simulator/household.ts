@@ -32,6 +32,8 @@ export interface SimChild {
   readonly planned: boolean;
   rulesSynced: boolean;
   movedOut: boolean;
+  /** A parent froze her day in the app: no minutes may be used today, whatever she earned. */
+  frozen: boolean;
 }
 
 /** The demo children by role, as the API lists them. */
@@ -131,6 +133,7 @@ export class Households {
       planned: options.planned ?? true,
       rulesSynced: options.rulesSynced ?? true,
       movedOut: false,
+      frozen: false,
     };
     this.#children.push(child);
     return { id: child.id, firstName: child.firstName };

@@ -245,6 +245,11 @@ export class ApiSimulator {
     this.#child(childId).rulesSynced = true;
   }
 
+  /** A parent freezes the child's day in the app (or thaws it): no minutes may be used while frozen. */
+  freezeDay(childId: string, frozen = true): void {
+    this.#child(childId).frozen = frozen;
+  }
+
   /** The child leaves its household: no longer listed, 403 on its endpoints. */
   moveChildOut(childId: string): void {
     this.#child(childId).movedOut = true;

@@ -20,7 +20,7 @@ export function computeToday(child: SimChild, now: number, journal: Journal, tim
   if (!isOwnDay(child, date)) return { date, isMyDay: false };
   const period = periodOf(date);
   const plan = journal.plan(child, date);
-  const ledger = ledgerAt(child.rules, period, journal.dayFacts(child, date, now), now);
+  const ledger = ledgerAt(child.rules, period, journal.dayFacts(child, date, now), now, child.frozen);
   const behaviors: Behavior[] = child.rules.behaviors.map((b) => ({
     id: b.id,
     label: b.label,
@@ -39,7 +39,7 @@ export function computeToday(child: SimChild, now: number, journal: Journal, tim
     consumableToday: ledger.consumable,
     mandatoryOk: ledger.mandatoryOk,
     perfect: ledger.perfect,
-    frozen: false,
+    frozen: child.frozen,
     joker: plan.joker,
     nextTier: nextTierFor(ledger.points, child.rules),
     behaviors,

@@ -80,8 +80,20 @@ template:
 `,
 };
 
+// A parent's phone, as the Home Assistant app's notify action takes a message: what it is sent
+// comes back as an event.
+const phoneConfig = `
+script:
+  phone:
+    sequence:
+      - event: phone_notified
+        event_data:
+          message: "{{ message }}"
+          data: "{{ data | default({}) }}"
+`;
+
 const lab = suiteOnRig(() =>
-  startMqttRig(version, { activity: false }, { extraConfig: lampConfig[version] }),
+  startMqttRig(version, { activity: false }, { extraConfig: lampConfig[version] + phoneConfig }),
 );
 let rig: MqttRig;
 let mqtt: MqttClient;
@@ -109,6 +121,9 @@ const leasDay = (minutes: number, endsInSeconds?: number): Today => ({
       ? null
       : { running: true, endsAt: new Date(Date.now() + endsInSeconds * 1000).toISOString(), minutes: 20 },
 });
+
+/** Where a parent's phone opens the reward app. */
+const APP_LINK = "https://app.example/parents";
 
 /** Fires a fact of `child` as the bridge fires it. */
 const fireFact = (child: ChildIdentity, type: string, data: Record<string, unknown>) =>
@@ -148,6 +163,15 @@ function automationsFor(deviceId: string, paths: Record<"en" | "fr", (file: stri
       use(`rf_validate_${language}`, at("validate_in_app"), {
         notify_actions: marker("rf_validate", { message: "{{ message }}", label: "{{ label }}" }),
       }),
+      // Its own actions left as they come (a notification in Home Assistant), and a phone.
+      ...(language === "en"
+        ? [
+            use("rf_validate_phone_en", at("validate_in_app"), {
+              phones: ["script.phone"],
+              app_link: APP_LINK,
+            }),
+          ]
+        : []),
       use(`rf_minutes_low_${language}`, at("minutes_low"), {
         announce_actions: marker("rf_minutes_low", { message: "{{ message }}" }),
       }),
@@ -252,6 +276,7 @@ beforeAll(async () => {
       `${t}_fr`,
     ]),
     "lamp_colour",
+    "phone_notified",
   ])
     recorders[type] = await rig.ha.subscribeEvents(type);
   // Léa's 4 minutes shown before her lamp's automation exists: the band it starts in is already
@@ -353,6 +378,52 @@ describe(`the blueprints with a child's device picked, Home Assistant ${version}
       "Léa, tu as reçu un encouragement : super !",
     ]);
     expect(seen("rf_over_en").map((e) => e.data)).toEqual([{ child_name: "Léa" }]);
+  });
+
+  it("ask on the parents' phones and in Home Assistant, and take it back everywhere once the behavior is settled in the app", async () => {
+    const shownIds = async () =>
+      (
+        await rig.ha.wsCommand<Array<{ notification_id: string }>>({ type: "persistent_notification/get" })
+      ).map((n) => n.notification_id);
+    const tagOf = (behavior: string) => `reward_facts_${lea.id}_${behavior}_2026-11-21`;
+    const phoneGot = (message: string, tag: string) =>
+      seen("phone_notified").filter(
+        (e) => e.data.message === message && (e.data.data as { tag?: string } | undefined)?.tag === tag,
+      );
+    for (const [behavior, settled] of [
+      ["b7", "behavior_validated"],
+      ["b8", "behavior_rejected"],
+    ] as const) {
+      const tag = tagOf(behavior);
+      await fireFact(lea, "behavior_declared", { behavior_id: behavior, label: "Tidy up", mandatory: false });
+      await rig.ha.waitFor(async () => (await shownIds()).includes(tag), {
+        timeoutMs: 15_000,
+        description: `the notification ${tag} shown`,
+      });
+      const asked = await rig.ha.waitFor(
+        () => phoneGot('Léa says "Tidy up" is done: check it and validate it in the app.', tag)[0],
+        { description: `the phone asked (${JSON.stringify(seen("phone_notified").map((e) => e.data))})` },
+      );
+      // Tapped, it opens the app (url for iOS, clickAction for Android); grouped with the others.
+      expect(asked.data.data).toEqual({ tag, group: "reward_facts", url: APP_LINK, clickAction: APP_LINK });
+      // Settled in the app, by any parent: gone from Home Assistant and from the phone.
+      await fireFact(lea, settled, { behavior_id: behavior, label: "Tidy up" });
+      await rig.ha.waitFor(async () => !(await shownIds()).includes(tag), {
+        timeoutMs: 15_000,
+        description: `the notification ${tag} dismissed`,
+      });
+      await rig.ha.waitFor(() => phoneGot("clear_notification", tag).length === 1, {
+        description: `the phone told to clear ${tag}`,
+      });
+    }
+    // Another child's, or another day's, settling takes nothing away.
+    await fireFact(lea, "behavior_declared", { behavior_id: "b9", label: "Tidy up", mandatory: false });
+    await rig.ha.waitFor(async () => (await shownIds()).includes(tagOf("b9")));
+    await fireFact(noah, "behavior_validated", { behavior_id: "b9", label: "Tidy up" });
+    await fireFact(lea, "behavior_validated", { behavior_id: "b9", label: "Tidy up", day: "2026-11-22" });
+    await sleep(1_500);
+    expect(await shownIds()).toContain(tagOf("b9"));
+    expect(phoneGot("clear_notification", tagOf("b9"))).toEqual([]);
   });
 
   it("do nothing for the child on the other household's days", async () => {

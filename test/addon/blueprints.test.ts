@@ -94,8 +94,21 @@ describe("the blueprints", () => {
       });
   });
 
+  it("validate_in_app.yaml asks on the bridge's behavior_declared facts and takes it back when the behavior is settled, of the chosen child only", () => {
+    const bp = load("validate_in_app.yaml");
+    expect(bp.triggers).toEqual([
+      { trigger: "event", id: "declared", event_type: EVENT_TYPE, event_data: { type: "behavior_declared" } },
+      { trigger: "event", id: "settled", event_type: EVENT_TYPE, event_data: { type: "behavior_validated" } },
+      { trigger: "event", id: "settled", event_type: EVENT_TYPE, event_data: { type: "behavior_rejected" } },
+    ]);
+    expect(derivedFactTypes).toEqual(expect.arrayContaining(["behavior_declared", "behavior_rejected"]));
+    expect(apiEventTypes).toContain("behavior_validated");
+    expect(JSON.stringify(bp.conditions)).toContain(
+      "child_node == 'reward_facts_' ~ trigger.event.data.child_id",
+    );
+  });
+
   it.each([
-    ["validate_in_app.yaml", "behavior_declared"],
     ["minutes_low.yaml", "minutes_low"],
     ["session_over.yaml", "session_ended"],
   ])("%s runs on the bridge's %s facts, of the chosen child only", (file, type) => {

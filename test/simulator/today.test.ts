@@ -175,3 +175,16 @@ describe("figures from the journal", () => {
     expect(event).toMatchObject({ at: "2026-01-15T23:00:00.000Z", day: "2026-01-16" });
   });
 });
+
+describe("a day a parent froze", () => {
+  it("allows no minutes to be used while frozen, whatever was earned, and again once thawed", async () => {
+    // A Saturday: consumable without the mandatory behaviors, so only the freeze can stop it.
+    const { sim, client } = await open({ clock: new ManualClock("2026-01-17T11:00:00Z"), activity: false });
+    const child = sim.children.ordinary.id;
+    expect(await todayPayload(client, child)).toMatchObject({ frozen: false, consumableToday: true });
+    sim.freezeDay(child);
+    expect(await todayPayload(client, child)).toMatchObject({ frozen: true, consumableToday: false });
+    sim.freezeDay(child, false);
+    expect(await todayPayload(client, child)).toMatchObject({ frozen: false, consumableToday: true });
+  });
+});

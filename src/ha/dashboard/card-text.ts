@@ -77,6 +77,25 @@ export function otherHomeText(texts: Texts, firstName: string): string {
   ].join("\n");
 }
 
+/**
+ * Why screens are not allowed now, on this household's day: a sentence for the reason
+ * `allowed`'s `why_not` gives (the other household's day has a card of its own). The child's name
+ * goes in once, where the sentence says `{child}`.
+ */
+export function whyNotText(texts: Texts, firstName: string, allowed: string): string {
+  const words = texts.dashboard;
+  const sentences = {
+    not_consumable_today: words.why_not_not_consumable_today,
+    no_minutes_left: words.why_not_no_minutes_left,
+  };
+  return [
+    `{%- set why = state_attr(${literal(allowed)}, "why_not") -%}`,
+    `{%- set sentence = ${dict(sentences)}.get(why, "") -%}`,
+    `{%- set parts = sentence.split("{child}") -%}`,
+    `{% if sentence %}${icon("mdi:television-off")} {{ parts[0] }}${nameOf(firstName)}{{ parts[1:] | join("{child}") }}{% endif %}`,
+  ].join("\n");
+}
+
 /** What a parent can do about each reason a child cannot be read. */
 const advice = (texts: Texts): Record<UnavailableReason, string> => ({
   rules_not_synced: texts.dashboard.advice_rules_not_synced,

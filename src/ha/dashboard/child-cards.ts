@@ -1,6 +1,6 @@
 import type { EntityNames } from "../entities/entity-names.js";
 import type { Texts } from "../texts/texts.js";
-import { otherHomeText, todayText, unreadableText } from "./card-text.js";
+import { otherHomeText, todayText, unreadableText, whyNotText } from "./card-text.js";
 import { DEFAULT_GAUGE_MAX } from "./gauge-top.js";
 import {
   conditional,
@@ -48,6 +48,8 @@ export interface ChildCardSet {
   sessionEnd: ShownCard;
   /** Points against the day's maximum, the streak, today's behaviors. */
   today: ShownCard;
+  /** On this household's day, while screens are not allowed: why, in a sentence. */
+  whyNot: ShownCard;
   /** MQTT mode: the journal's logbook. */
   latestFacts?: ShownCard;
   /** Minutes used per day over the last 7 days, from Home Assistant's statistics. */
@@ -75,6 +77,7 @@ export function childCardSet(child: DashboardChild, options: ChildCardOptions): 
     points: names.child(child.slug, "points"),
     streak: names.child(child.slug, "streak"),
     behaviors: names.child(child.slug, "behaviors"),
+    allowed: names.child(child.slug, "screen_time_allowed"),
   };
   const myDay = whenState(id.myDay, "on");
   // REST-made states carry the reason themselves; MQTT entities are plainly unavailable, their
@@ -102,6 +105,10 @@ export function childCardSet(child: DashboardChild, options: ChildCardOptions): 
       },
     },
     today: { when: [myDay], card: { type: "markdown", content: todayText(texts, id) } },
+    whyNot: {
+      when: [myDay, whenState(id.allowed, "off")],
+      card: { type: "markdown", content: whyNotText(texts, child.firstName, id.allowed) },
+    },
     ...(mode === "mqtt"
       ? {
           latestFacts: {
@@ -150,7 +157,15 @@ export function childCardSet(child: DashboardChild, options: ChildCardOptions): 
  */
 export function childColumn(child: DashboardChild, options: ChildCardOptions): LovelaceCard {
   const set = childCardSet(child, options);
-  const shown = [set.gauge, set.sessionEnd, set.today, set.latestFacts, set.otherHome, set.unreadable];
+  const shown = [
+    set.gauge,
+    set.whyNot,
+    set.sessionEnd,
+    set.today,
+    set.latestFacts,
+    set.otherHome,
+    set.unreadable,
+  ];
   return {
     type: "vertical-stack",
     title: child.firstName,

@@ -42,6 +42,7 @@ export function childSection(
       heading(child, set, viewPath),
       ...shown([
         set.gauge,
+        set.whyNot,
         set.sessionEnd,
         set.today,
         set.latestFacts,
@@ -70,7 +71,7 @@ export function childView(child: DashboardChild, options: ChildCardOptions): Sec
         type: "grid",
         cards: [
           heading(child, set),
-          ...shown([set.gauge, set.sessionEnd, set.today, set.otherHome, set.unreadable]),
+          ...shown([set.gauge, set.whyNot, set.sessionEnd, set.today, set.otherHome, set.unreadable]),
         ],
       },
       { type: "grid", cards: shown([set.week, set.latestFacts]) },

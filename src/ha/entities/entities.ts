@@ -1,4 +1,4 @@
-import type { Behavior, Today, TodayPayload } from "../../api/schemas.js";
+import type { Behavior, Today } from "../../api/schemas.js";
 import type { BridgeState, EngineStatus, UnavailableReason } from "../../engine/sink.js";
 import type { Texts } from "../texts/texts.js";
 import {
@@ -133,7 +133,7 @@ function todayEntities(child: ChildNaming, today: Today): EntityState[] {
       entity(child, "mandatory_ok", UNKNOWN, { perfect: null, frozen: null, joker: null }),
       entity(child, "behaviors", UNKNOWN, { total: 0, mandatory_left: 0, items: [] }),
       // Nothing can be used at this home today: known, not unknown.
-      entity(child, "screen_time_allowed", "off"),
+      screenTimeEntity(child, today),
     ];
   }
   const session = today.session ?? null;
@@ -166,18 +166,29 @@ function todayEntities(child: ChildNaming, today: Today): EntityState[] {
       mandatory_left: mandatoryLeft,
       items: behaviorItems(today.behaviors),
     }),
-    entity(child, "screen_time_allowed", onOff(screenTimeAllowed(today))),
+    screenTimeEntity(child, today),
   ];
 }
 
+/** Why screens are not allowed now, the first that applies, in the contract's order; none while they are. */
+export type WhyNot = "other_household_day" | "not_consumable_today" | "no_minutes_left";
+
+/** The binary sensor, with `why_not` while it is off (none while on: nothing to explain). */
+function screenTimeEntity(child: ChildNaming, today: Today): EntityState {
+  const why = whyNotAllowed(today);
+  return entity(child, "screen_time_allowed", onOff(why === undefined), why ? { why_not: why } : {});
+}
+
 /**
- * Whether the child may use screens now, as the contract words it: her own day, consumption
- * allowed today, and minutes left or a session running (the last minute of a session can read 0
- * left while it still runs). Read from one reading of today: it changes at the next reading.
+ * Why the child may not use screens now, or undefined when she may: the other household's day,
+ * consumption not allowed today, then no minutes left (the last minute of a session can read 0
+ * left while it still runs: allowed).
  */
-export function screenTimeAllowed(today: TodayPayload): boolean {
-  const running = today.session?.running === true;
-  return today.isMyDay && today.consumableToday && (today.minutesRemaining > 0 || running);
+export function whyNotAllowed(today: Today): WhyNot | undefined {
+  if (!today.isMyDay) return "other_household_day";
+  if (!today.consumableToday) return "not_consumable_today";
+  if (today.minutesRemaining <= 0 && today.session?.running !== true) return "no_minutes_left";
+  return undefined;
 }
 
 /**

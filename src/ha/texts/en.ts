@@ -99,6 +99,11 @@ export const en = {
     behavior_rejected: "not this time",
     other_home_title: "At the other home today",
     other_home_body: "{child}'s minutes and points are counted there today: nothing to do here.",
+    /** Why screens are not allowed now, on this household's day (screen_time_allowed's why_not). */
+    why_not_not_consumable_today:
+      "No screens for {child} today: the app does not allow minutes to be used today.",
+    why_not_no_minutes_left:
+      "{child} has no minutes left for now: a behavior validated in the app earns more.",
     /** The title of a child's box when she cannot be read. */
     child_reason: "{child}: {reason}",
     not_read_yet: "not read yet",

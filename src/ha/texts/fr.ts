@@ -96,6 +96,10 @@ export const fr: Texts = {
     other_home_title: "Chez l'autre parent aujourd'hui",
     other_home_body:
       "Les minutes et les points de {child} sont comptés là-bas aujourd'hui : rien à faire ici.",
+    why_not_not_consumable_today:
+      "Pas d'écrans pour {child} aujourd'hui : l'application ne permet pas d'utiliser des minutes aujourd'hui.",
+    why_not_no_minutes_left:
+      "{child} n'a plus de minutes pour l'instant : un comportement validé dans l'application en fait gagner.",
     /** The title of a child's box when she cannot be read. */
     child_reason: "{child} : {reason}",
     not_read_yet: "pas encore lu",
@@ -127,7 +131,8 @@ export const frBlueprints: BlueprintTexts = {
     "blueprint.name": "Reward Facts - réponses d'Assist sur les enfants",
     "blueprint.description":
       "Permet à Assist (à la voix ou par écrit) de répondre à « Combien de minutes reste-t-il à Léa ? », « Est-ce " +
-      "que la session de Léa est en cours ? » et « Quelle est la série de Léa ? » avec les chiffres du moment des " +
+      "que la session de Léa est en cours ? », « Quelle est la série de Léa ? » et « Pourquoi Léa ne peut-elle pas " +
+      "utiliser les écrans ? » avec les chiffres du moment des " +
       "enfants que le pont publie, quelle que soit sa manière de publier. Créez une automatisation à partir de " +
       "lui ; elle répond pour chaque enfant.",
     "triggers.0.command.0": "combien de minutes reste-t-il à {child}",
@@ -139,12 +144,22 @@ export const frBlueprints: BlueprintTexts = {
     "triggers.1.command.2": "est-ce que {child} a une session en cours",
     "triggers.2.command.0": "quelle est la série de {child}",
     "triggers.2.command.1": "combien de jours d'affilée pour {child}",
+    "triggers.3.command.0": "pourquoi {child} ne peut-elle pas utiliser les écrans",
+    "triggers.3.command.1": "pourquoi {child} ne peut-il pas utiliser les écrans",
+    "triggers.3.command.2": "pourquoi {child} ne peut pas regarder la télé",
+    "triggers.3.command.3": "pourquoi {child} n'a pas droit aux écrans",
     "variables.answer":
       "{% if not found.name %}Je ne connais pas {{ trigger.slots.child }}. " +
       "{% elif trigger.id == 'minutes' %}Il reste {{ states(found.minutes) }} minutes à {{ found.name }}. " +
       "{% elif trigger.id == 'session' %}{% if is_state(found.session, 'on') %}Oui, la session de {{ found.name }} " +
       "est en cours, jusqu'à {{ as_timestamp(states(found.ends), 0) | timestamp_custom('%H:%M') }}.{% else %}Non, " +
       "{{ found.name }} n'a pas de session en cours.{% endif %} " +
+      "{% elif trigger.id == 'why' %}{% set why = state_attr(found.allowed, 'why_not') %}" +
+      "{% if is_state(found.allowed, 'on') %}{{ found.name }} peut utiliser les écrans en ce moment." +
+      "{% elif why == 'other_household_day' %}Aujourd'hui, {{ found.name }} est dans l'autre maison." +
+      "{% elif why == 'not_consumable_today' %}L'application ne permet pas à {{ found.name }} d'utiliser des " +
+      "minutes aujourd'hui.{% elif why == 'no_minutes_left' %}{{ found.name }} n'a plus de minutes." +
+      "{% else %}Je ne peux pas le dire pour {{ found.name }} pour l'instant.{% endif %} " +
       "{% else %}La série de {{ found.name }} est de {{ states(found.streak) }} jours.{% endif %}",
   },
   "celebrate.yaml": {
@@ -229,12 +244,23 @@ export const frBlueprints: BlueprintTexts = {
     "blueprint.description":
       "Lance vos actions quand l'enfant déclare un comportement fait dans l'application, pour qu'un parent le " +
       "vérifie et le valide là-bas (le pont lit l'application, il ne peut rien valider) : une notification sur " +
-      "les téléphones des parents, par exemple. Les actions peuvent utiliser `message`, `child_name`, `label` et " +
-      "`event` (toutes les données du reward_facts_event).",
+      "les téléphones des parents, par exemple. Une fois ce comportement validé ou refusé dans l'application, la " +
+      "notification s'en va d'elle-même, sur chaque téléphone. Les actions peuvent utiliser `message`, " +
+      "`child_name`, `label`, `tag` et `event` (toutes les données du reward_facts_event).",
     ...childInput,
+    "blueprint.input.phones.name": "Téléphones",
+    "blueprint.input.phones.description":
+      "Les actions de notification des téléphones des parents (celles de l'application Home Assistant, comme " +
+      "notify.mobile_app_pixel_8), une par ligne. Chacun reçoit la notification, et la perd une fois le " +
+      "comportement validé ou refusé. Aucun : seules vos actions ci-dessous s'exécutent.",
+    "blueprint.input.app_link.name": "Lien vers l'application",
+    "blueprint.input.app_link.description":
+      "Une adresse qui ouvre l'application de récompenses (un lien qu'elle donne, ou son adresse web) : toucher " +
+      "la notification sur un téléphone l'ouvre. Vide : la notification ouvre Home Assistant.",
     "blueprint.input.notify_actions.name": "Actions",
     "blueprint.input.notify_actions.description":
-      "Par exemple une notification sur les téléphones des parents avec le message {{ message }}.",
+      "Par exemple une notification avec le message {{ message }}. Celle qui porte l'identifiant de " +
+      "notification (ou le tag) {{ tag }} s'en va d'elle-même une fois le comportement validé ou refusé.",
     "variables.message":
       "{{ trigger.event.data.child_name }} dit avoir fait « {{ trigger.event.data.label }} » : vérifiez-le et " +
       "validez-le dans l'application.",

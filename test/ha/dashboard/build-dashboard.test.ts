@@ -303,10 +303,24 @@ describe("the Rewards dashboard in the sections layout (2024.11 and later)", () 
   });
 
   it.each([
-    ["rest", ["heading", "gauge", "entities", "markdown", "markdown", "markdown", "statistics-graph"]],
+    // The gauge, then why screens are not allowed (while they are not), the session's end, the day…
+    [
+      "rest",
+      ["heading", "gauge", "markdown", "entities", "markdown", "markdown", "markdown", "statistics-graph"],
+    ],
     [
       "mqtt",
-      ["heading", "gauge", "entities", "markdown", "logbook", "markdown", "markdown", "statistics-graph"],
+      [
+        "heading",
+        "gauge",
+        "markdown",
+        "entities",
+        "markdown",
+        "logbook",
+        "markdown",
+        "markdown",
+        "statistics-graph",
+      ],
     ],
   ] as const)("in %s mode, gives each child: %j", (mode, types) => {
     const section = sectionOf(build({ mode, haVersion: CURRENT }), "Noah");
@@ -371,7 +385,7 @@ describe("the Rewards dashboard in the sections layout (2024.11 and later)", () 
     expect(view).toMatchObject({ title: "Noah", path: "noah", type: "sections", max_columns: 2 });
     expect(view.badges).toBeUndefined();
     expect(view.sections.map((section) => section.cards.map((card) => card.type))).toEqual([
-      ["heading", "gauge", "entities", "markdown", "markdown", "markdown"],
+      ["heading", "gauge", "markdown", "entities", "markdown", "markdown", "markdown"],
       ["statistics-graph", "logbook"],
     ]);
     // Her name heads it, with her badges; no link (she is there already).
@@ -447,6 +461,38 @@ describe("the Rewards dashboard in either layout", () => {
     }
     if (haVersion === CURRENT) expect(words(fr)).toContain(fr.dashboard.week);
   });
+
+  it.each([OLDEST, CURRENT])(
+    "%s: says why screens are not allowed, on her household's day, while they are not",
+    (haVersion) => {
+      for (const texts of [en, fr]) {
+        const config = build({ haVersion, texts });
+        const whyNot = (card: LovelaceCard) =>
+          typeof card.content === "string" && card.content.includes("_lea_screen_time_allowed");
+        const shown =
+          haVersion === CURRENT
+            ? sectionOf(config, "Léa").cards.filter(whyNot)
+            : conditionalOf(stackOf(config, "Léa"), "markdown", "_lea_screen_time_allowed").map(inner);
+        expect(shown).toHaveLength(1);
+        const conditions =
+          haVersion === CURRENT
+            ? shown[0]?.visibility
+            : conditionalOf(stackOf(config, "Léa"), "markdown", "_lea_screen_time_allowed")[0]?.conditions;
+        expect(conditions).toEqual([
+          { condition: "state", entity: "binary_sensor.reward_facts_lea_my_day", state: "on" },
+          { condition: "state", entity: "binary_sensor.reward_facts_lea_screen_time_allowed", state: "off" },
+        ]);
+        // Both reasons of this household's day, in its language, the name given once.
+        const content = String(shown[0]?.content);
+        for (const sentence of [
+          texts.dashboard.why_not_not_consumable_today,
+          texts.dashboard.why_not_no_minutes_left,
+        ])
+          expect(content).toContain(JSON.stringify(sentence).slice(1, -1));
+        expect(content.split('{{ "Léa" | e }}')).toHaveLength(2);
+      }
+    },
+  );
 
   it.each([
     [contractNames, { urlPath: "reward-facts", title: "Rewards" }],

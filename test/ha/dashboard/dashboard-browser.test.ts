@@ -401,11 +401,14 @@ describe(`the Rewards dashboard in Chromium, Home Assistant ${version}`, () => {
     // A later day on which Noah is at his other home; Inès's rules have not reached the app yet.
     clock.set(nextAfternoon(sim, Date.now(), (at) => quietAt(at, false)));
     sim.unsyncRules(ines.id);
+    // And a parent froze Léa's day in the app: her section says why screens are not allowed.
+    sim.freezeDay(lea.id);
     await bridgeCaughtUp([ines]);
     const page = await openRewards(browser, tokens, DESKTOP);
     try {
       const sections = await drawn(page, (seen) => {
         expectAtHome(seen.get("Léa") ?? "", lea);
+        expect(seen.get("Léa")).toContain(fill(en.dashboard.why_not_not_consumable_today, { child: "Léa" }));
         // A calm line, and his week (his days here and there alike).
         expect(seen.get("Noah")).toMatch(
           /^Noah At the other home today Noah's minutes and points are counted there today: nothing to do here\. Screen time per day\b/,
@@ -422,6 +425,7 @@ describe(`the Rewards dashboard in Chromium, Home Assistant ${version}`, () => {
       await screenshot(page, "dashboard-other-home-and-no-rules");
     } finally {
       await page.context().close();
+      sim.freezeDay(lea.id, false);
     }
   }, 150_000);
 

@@ -159,25 +159,36 @@ describe("childEntities on the household's day", () => {
 
   // The contract: on when the child may use screens now (own day, consumption allowed, minutes
   // left or a session running).
-  it.each<[string, Partial<TodayPayload>, "on" | "off"]>([
-    ["minutes left, no session", { session: null, minutesRemaining: 25 }, "on"],
-    ["minutes left, a session running", {}, "on"],
-    ["no minutes left, no session", { session: null, minutesRemaining: 0 }, "off"],
+  // And why not while off, the first reason that applies (none while on).
+  it.each<[string, Partial<TodayPayload>, "on" | "off", string | undefined]>([
+    ["minutes left, no session", { session: null, minutesRemaining: 25 }, "on", undefined],
+    ["minutes left, a session running", {}, "on", undefined],
+    ["no minutes left, no session", { session: null, minutesRemaining: 0 }, "off", "no_minutes_left"],
     [
       "no minutes left, a session ended",
       { session: { running: false, minutes: 20 }, minutesRemaining: 0 },
       "off",
+      "no_minutes_left",
     ],
-    ["no minutes left, a session still running", { minutesRemaining: 0 }, "on"],
-    ["minutes left, consumption not allowed today", { consumableToday: false }, "off"],
+    ["no minutes left, a session still running", { minutesRemaining: 0 }, "on", undefined],
+    [
+      "minutes left, consumption not allowed today",
+      { consumableToday: false },
+      "off",
+      "not_consumable_today",
+    ],
     [
       "a session running, consumption not allowed today",
       { consumableToday: false, minutesRemaining: 0 },
       "off",
+      "not_consumable_today",
     ],
-  ])("screen time allowed: %s (%j → %s)", (_case, change, expected) => {
+  ])("screen time allowed: %s (%j → %s, why_not %s)", (_case, change, expected, whyNot) => {
     const states = byId(childEntities(contractNames, en, lea, { ...today, ...change }, READ_AT));
-    expect(states.get("binary_sensor.reward_facts_lea_screen_time_allowed")?.state).toBe(expected);
+    const allowed = states.get("binary_sensor.reward_facts_lea_screen_time_allowed");
+    expect(allowed?.state).toBe(expected);
+    expect(allowed?.attributes.why_not).toBe(whyNot);
+    expect("why_not" in (allowed?.attributes ?? {})).toBe(whyNot !== undefined);
   });
 
   it("keeps attributes small however many behaviors the family has", () => {
@@ -207,6 +218,9 @@ describe("childEntities on the other household's day", () => {
 
   it("says screen time is not allowed: nothing can be used at this home today", () => {
     expect(states.get("binary_sensor.reward_facts_lea_screen_time_allowed")?.state).toBe("off");
+    expect(states.get("binary_sensor.reward_facts_lea_screen_time_allowed")?.attributes.why_not).toBe(
+      "other_household_day",
+    );
   });
 
   it("publishes the same entities as on the household's day", () => {

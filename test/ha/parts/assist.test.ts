@@ -105,6 +105,29 @@ describe(`Assist on Home Assistant ${version}`, () => {
     expect(await ask("How many minutes does Zoé have left?", "en")).toMatch(/^I don't know zoé\.$/i);
   }, 120_000);
 
+  it("says why Léa cannot use screens, in English and in French", async () => {
+    const lea = rig.sim.children.ordinary.id;
+    const allowed = childEntityId("lea", "screen_time_allowed");
+    // A parent froze her day in the app: no minutes may be used today.
+    rig.sim.freezeDay(lea);
+    try {
+      await waitUntil(
+        async () => (await rig.ha.getState(allowed))?.attributes.why_not === "not_consumable_today",
+        "Léa's why_not",
+      );
+      expect(await ask("Why can't Léa use screens?", "en")).toBe(
+        "The app does not allow Léa to use minutes today.",
+      );
+      await setLanguage("fr");
+      expect(await ask("Pourquoi Léa ne peut-elle pas utiliser les écrans ?", "fr")).toBe(
+        "L'application ne permet pas à Léa d'utiliser des minutes aujourd'hui.",
+      );
+    } finally {
+      await setLanguage("en");
+      rig.sim.freezeDay(lea, false);
+    }
+  }, 120_000);
+
   it("answers in French once Home Assistant speaks French, its aliases in French too", async () => {
     const today = rig.sim.today(rig.sim.children.ordinary.id);
     if (!today.isMyDay) throw new Error("Léa is always at home");
