@@ -17,6 +17,7 @@ import type { AssistMemory } from "./parts/assist.js";
 import { AssistExposure } from "./parts/assist.js";
 import { BridgeDiagnostics } from "./parts/bridge-diagnostics.js";
 import { BridgeNotices } from "./parts/bridge-notices.js";
+import { HouseholdLabels } from "./parts/household-labels.js";
 import type { SinkPart } from "./parts/sink-part.js";
 import { HouseholdLanguage } from "./texts/household-language.js";
 import type { Texts } from "./texts/texts.js";
@@ -178,6 +179,7 @@ function sinkParts(m: SinkPartsMaterials): SinkPart[] {
           }),
         ]
       : []),
+    new HouseholdLabels({ link, ready, logger, names, texts, mode: () => m.entities.mode }),
     new AssistExposure({
       link,
       ready,

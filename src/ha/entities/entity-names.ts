@@ -75,6 +75,14 @@ export class EntityNames {
   get leaseHelper(): string {
     return `${this.prefix}_bridge_lease`;
   }
+
+  /**
+   * Whether an input_text helper is one the bridge made: a child's delivery record (of either
+   * stream: its id is slugified from the record prefix, which is a slug already), or the lease.
+   */
+  isHelper(helperId: string): boolean {
+    return helperId === this.leaseHelper || helperId.startsWith(this.recordPrefix);
+  }
 }
 
 /** The contract's names: the production bridge's, and what DOCS and the tests name. */

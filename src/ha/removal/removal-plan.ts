@@ -1,4 +1,3 @@
-import { recordIdOf } from "../delivery/delivery-records.js";
 import { bridgeEntityKeys, childEntityKinds } from "../entities/catalogue.js";
 import type { EntityNames } from "../entities/entity-names.js";
 import { BRIDGE_NOTIFICATION_IDS } from "../link/notifications.js";
@@ -15,6 +14,7 @@ export const removalKinds = [
   "state_topics",
   "states",
   "helpers",
+  "labels",
   "dashboards",
   "notifications",
 ] as const;
@@ -34,6 +34,7 @@ export const removalWords: Record<RemovalKind, string> = {
   state_topics: "retained MQTT state messages",
   states: "states written through the REST API",
   helpers: "input_text helpers",
+  labels: "labels and categories",
   dashboards: "dashboards",
   notifications: "notifications",
 };
@@ -64,9 +65,7 @@ export function isBridgeState(
 
 /** A helper the bridge made: a child's delivery record, or the household lease. */
 export function isBridgeHelper(helperId: string, names: EntityNames): boolean {
-  // A record's id is slugified from its creation name: the prefix as it comes out of that.
-  const recordPrefix = recordIdOf("", names);
-  return helperId === names.leaseHelper || helperId.startsWith(`${recordPrefix}_`);
+  return names.isHelper(helperId);
 }
 
 /** The notifications the bridge raises. */

@@ -7,11 +7,11 @@ import { describeHolder } from "../household/lease.js";
 import { livingHolder } from "../household/lease-reading.js";
 import { callService } from "../link/commands.js";
 import type { HomeAssistantLink } from "../link/connection.js";
-import { HomeAssistantAuthError, HomeAssistantNotAdminError } from "../link/errors.js";
+import { HomeAssistantAuthError, HomeAssistantError, HomeAssistantNotAdminError } from "../link/errors.js";
 import { homeAssistantLink } from "../link/home-assistant-link.js";
 import { deleteInputText, listInputTexts } from "../link/input-text-helpers.js";
 import { StateWriter } from "../link/state-writer.js";
-import { textsFor } from "../texts/texts.js";
+import { languages, textsFor } from "../texts/texts.js";
 import {
   isBridgeHelper,
   isBridgeMqttDevice,
@@ -135,6 +135,11 @@ export async function removeFromHomeAssistant(options: RemovalOptions): Promise<
         counts.helpers++;
       }
     });
+    // After the devices and the helpers: the label and the category they wore, unless a person
+    // uses them elsewhere (on a device, an entity or an area of their own).
+    await step(["labels"], async () => {
+      counts.labels += await removeOrganizing(connection);
+    });
     await step(["dashboards"], async () => {
       const place = dashboardPlace(names, textsFor(connection.language).texts);
       const listed = await connection.command<Array<{ url_path: string }>>({
@@ -166,6 +171,55 @@ export async function removeFromHomeAssistant(options: RemovalOptions): Promise<
       logger.info({ removed: counts[kind] }, `removed the bridge's ${removalWords[kind]}`);
   logger.info(removalSummary(result));
   return result;
+}
+
+/** The names the bridge gives its label and category, in every language it speaks. */
+const organizingNames = (part: "children_label" | "helpers_category") =>
+  new Set(Object.values(languages).map((texts) => texts.organize[part]));
+
+/**
+ * Deletes the bridge's label and helpers' category where nothing wears them any longer; how many.
+ * Releases before labels have neither.
+ */
+async function removeOrganizing(connection: HomeAssistantLink): Promise<number> {
+  let removed = 0;
+  const list = async <T>(message: { type: string; [key: string]: unknown }): Promise<T[] | undefined> =>
+    connection.command<T[]>(message).catch((error: unknown) => {
+      if (error instanceof HomeAssistantError && error.code === "unknown_command") return undefined;
+      throw error;
+    });
+  const labels = await list<{ label_id: string; name: string }>({ type: "config/label_registry/list" });
+  if (!labels) return 0;
+  const devices = (await list<{ labels?: string[] }>({ type: "config/device_registry/list" })) ?? [];
+  const entities =
+    (await list<{ labels?: string[]; categories?: Record<string, string> }>({
+      type: "config/entity_registry/list",
+    })) ?? [];
+  const areas = (await list<{ labels?: string[] }>({ type: "config/area_registry/list" })) ?? [];
+  const worn = new Set([...devices, ...entities, ...areas].flatMap((entry) => entry.labels ?? []));
+  const ours = organizingNames("children_label");
+  for (const label of labels) {
+    if (!ours.has(label.name) || worn.has(label.label_id)) continue;
+    await connection.command({ type: "config/label_registry/delete", label_id: label.label_id });
+    removed++;
+  }
+  const categories =
+    (await list<{ category_id: string; name: string }>({
+      type: "config/category_registry/list",
+      scope: "helpers",
+    })) ?? [];
+  const filed = new Set(entities.map((entry) => entry.categories?.helpers).filter(Boolean));
+  const ourCategories = organizingNames("helpers_category");
+  for (const category of categories) {
+    if (!ourCategories.has(category.name) || filed.has(category.category_id)) continue;
+    await connection.command({
+      type: "config/category_registry/delete",
+      scope: "helpers",
+      category_id: category.category_id,
+    });
+    removed++;
+  }
+  return removed;
 }
 
 /**

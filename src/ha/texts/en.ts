@@ -61,6 +61,13 @@ export const en = {
     api_unreachable: "API unreachable",
     bridge_stopped: "the bridge stopped",
   },
+  /** Home Assistant's labels and categories (2024.4 and later). */
+  organize: {
+    /** The label on each child's device (a user's own of that name is used as it is). */
+    children_label: "Children",
+    /** The category of the bridge's own helpers (its delivery records, its lease). */
+    helpers_category: "Reward Facts bridge",
+  },
   notifications: {
     token_title: "Reward Facts: API token rejected",
     token_message:

@@ -57,6 +57,10 @@ export const fr: Texts = {
     api_unreachable: "API injoignable",
     bridge_stopped: "le pont est arrêté",
   },
+  organize: {
+    children_label: "Enfants",
+    helpers_category: "Pont Reward Facts",
+  },
   notifications: {
     token_title: "Reward Facts : jeton de l'API refusé",
     token_message:

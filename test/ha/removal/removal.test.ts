@@ -129,6 +129,39 @@ describe(`the removal step on Home Assistant ${version}`, () => {
       },
       { timeoutMs: 120_000, description: "the bridge's entities, records and dashboard" },
     );
+    // Labels (2024.4 and later): the children's label, which a person also put on an area of theirs,
+    // stays; the helpers' category, worn by the bridge's helpers only, goes with them.
+    const labelled = version.localeCompare("2024.4", undefined, { numeric: true }) >= 0;
+    const organized = async () => ({
+      labels: (
+        await ha.wsCommand<Array<{ label_id: string; name: string }>>({ type: "config/label_registry/list" })
+      ).map((l) => l.name),
+      categories: (
+        await ha.wsCommand<Array<{ name: string }>>({
+          type: "config/category_registry/list",
+          scope: "helpers",
+        })
+      ).map((c) => c.name),
+    });
+    if (labelled) {
+      const children = await ha.waitFor(
+        async () =>
+          (
+            await ha.wsCommand<Array<{ label_id: string; name: string }>>({
+              type: "config/label_registry/list",
+            })
+          ).find((l) => l.name === "Children"),
+        { description: "the children's label" },
+      );
+      await ha.wsCommand({
+        type: "config/area_registry/create",
+        name: "Playroom",
+        labels: [children.label_id],
+      });
+      await ha.waitFor(async () => (await organized()).categories.includes("Reward Facts bridge"), {
+        description: "the helpers' category",
+      });
+    }
     expect(await run.stop()).toBe(0);
     // A child an earlier run announced, no longer in the household (not in this data directory),
     // and what is not the bridge's: another integration's config, the demo's state, a notification.
@@ -180,6 +213,7 @@ describe(`the removal step on Home Assistant ${version}`, () => {
     expect(after.dashboards).toEqual([]);
     expect(after.notifications).toEqual([]);
     expect(after.states).toEqual(["sensor.reward_facts_demo_lea_points"]);
+    if (labelled) expect(await organized()).toEqual({ labels: ["Children"], categories: [] });
     expect(
       (await ha.wsCommand<Array<{ notification_id: string }>>({ type: "persistent_notification/get" })).map(
         (n) => n.notification_id,

@@ -56,6 +56,9 @@ function bridge(env: Record<string, string> = {}): Promise<BridgeProcess> {
   return lab.start({ children: [ordinary.id, custody.id], dataDir, env });
 }
 
+/** Labels and categories came with Home Assistant 2024.4. */
+const hasLabels = (release: string) => release.localeCompare("2024.4", undefined, { numeric: true }) >= 0;
+
 const contractIds = (slug: string) => childEntityKinds.map((kind) => childEntityId(slug, kind));
 
 beforeAll(async () => {
@@ -156,6 +159,71 @@ describe(`MQTT discovery on Home Assistant ${version}`, () => {
     const journal = await ha.getState("event.reward_facts_lea_journal");
     expect(journal?.attributes.event_types).toEqual(factTypes);
   });
+
+  it("labels each child's device and files the bridge's helpers in a category of their own (2024.4 and later), never over a person's choice", async () => {
+    const node = (childId: string) => `reward_facts_${childId}`;
+    const deviceOf = async (childId: string) =>
+      (await devices()).find((d) => d.identifiers.some(([, id]) => id === node(childId))) as
+        | (RegistryDevice & { labels?: string[] })
+        | undefined;
+    const { ordinary, custody } = sim.children;
+    if (!hasLabels(version)) {
+      // Nothing to do before labels: nothing said about it either.
+      await ha.waitFor(async () => (await deviceOf(custody.id)) !== undefined);
+      expect((await deviceOf(ordinary.id))?.labels).toBeUndefined();
+      expect(runs.at(-1)?.text()).not.toMatch(/label/i);
+      return;
+    }
+    const labelsList = () =>
+      ha.wsCommand<Array<{ label_id: string; name: string }>>({ type: "config/label_registry/list" });
+    const children = await ha.waitFor(
+      async () => {
+        const label = (await labelsList()).find((l) => l.name === "Children");
+        const lea = await deviceOf(ordinary.id);
+        const noah = await deviceOf(custody.id);
+        return label && lea?.labels?.includes(label.label_id) && noah?.labels?.includes(label.label_id)
+          ? label
+          : undefined;
+      },
+      { timeoutMs: 60_000, description: () => `the children's label (${runs.at(-1)?.text().slice(-1_000)})` },
+    );
+    const category = await ha.waitFor(async () =>
+      (
+        await ha.wsCommand<Array<{ category_id: string; name: string }>>({
+          type: "config/category_registry/list",
+          scope: "helpers",
+        })
+      ).find((c) => c.name === "Reward Facts bridge"),
+    );
+    const helpers = await ha.waitFor(async () => {
+      const filed = (
+        await ha.wsCommand<Array<RegistryEntity & { categories?: Record<string, string> }>>({
+          type: "config/entity_registry/list",
+        })
+      ).filter((e) => e.platform === "input_text" && e.unique_id.startsWith("reward_facts_"));
+      // The lease and two records per child, each filed.
+      return filed.length >= 5 && filed.every((e) => e.categories?.helpers === category.category_id)
+        ? filed
+        : undefined;
+    });
+    expect(helpers.map((e) => e.unique_id)).toContain("reward_facts_bridge_lease");
+    // A person labels Noah's device otherwise: left so across a restart of the bridge.
+    const family = await ha.wsCommand<{ label_id: string }>({
+      type: "config/label_registry/create",
+      name: "Family",
+    });
+    const noahDevice = await deviceOf(custody.id);
+    await ha.wsCommand({
+      type: "config/device_registry/update",
+      device_id: noahDevice?.id,
+      labels: [family.label_id],
+    });
+    expect(await runs.at(-1)?.stop()).toBe(0);
+    await bridge();
+    await afterReadings(sim, custody.id, "today", 2);
+    expect((await deviceOf(custody.id))?.labels).toEqual([family.label_id]);
+    expect((await deviceOf(ordinary.id))?.labels).toEqual([children.label_id]);
+  }, 180_000);
 
   it("fires each journal fact once on the child's event entity and once on the bus", async () => {
     const { ordinary } = sim.children;

@@ -80,6 +80,51 @@ describe(`the MQTT publisher in this process, on Home Assistant ${version}`, () 
     await rig.ha.waitFor(async () => (await state(STATUS_ENTITY_ID)) === "ok", { description: "the status" });
   });
 
+  it("labels the children's devices and files its helpers in a category of their own", async () => {
+    const labelOn = async (childId: string) => {
+      const devices = await rig.ha.wsCommand<Array<{ identifiers: string[][]; labels?: string[] }>>({
+        type: "config/device_registry/list",
+      });
+      return (
+        devices.find((d) => d.identifiers.some(([, id]) => id === `reward_facts_${childId}`))?.labels ?? []
+      );
+    };
+    const children = await rig.ha.waitFor(
+      async () => {
+        // Each reading looks again, until every device has registered.
+        await sink.publishToday(lea, sampleToday, Date.now());
+        const label = (
+          await rig.ha.wsCommand<Array<{ label_id: string; name: string }>>({
+            type: "config/label_registry/list",
+          })
+        ).find((l) => l.name === "Children");
+        return label &&
+          (await labelOn(lea.id)).includes(label.label_id) &&
+          (await labelOn(noah.id)).includes(label.label_id)
+          ? label
+          : undefined;
+      },
+      { intervalMs: 500, description: "the children's label on both devices" },
+    );
+    expect(children.name).toBe("Children");
+    expect(logs.matching(/labelled the children's devices/).length).toBeGreaterThanOrEqual(1);
+    const category = (
+      await rig.ha.wsCommand<Array<{ category_id: string; name: string }>>({
+        type: "config/category_registry/list",
+        scope: "helpers",
+      })
+    ).find((c) => c.name === "Reward Facts bridge");
+    const records = (
+      await rig.ha.wsCommand<
+        Array<{ platform: string; unique_id: string; categories?: Record<string, string> }>
+      >({
+        type: "config/entity_registry/list",
+      })
+    ).filter((e) => e.platform === "input_text" && e.unique_id.startsWith("reward_facts_delivery_"));
+    expect(records.length).toBeGreaterThanOrEqual(4);
+    for (const record of records) expect(record.categories?.helpers).toBe(category?.category_id);
+  });
+
   it("fires a fact on the bus and on her event entity, in the one script that records it", async () => {
     const fact = sampleDelivery(lea.id, "5f0e1d2c-0000-4000-8000-0000000000f1");
     const outcome = await sink.publishEvent(lea, {
