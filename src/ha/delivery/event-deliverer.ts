@@ -11,7 +11,7 @@ import type { RecentDeliveryHistory } from "../../engine/storage.js";
 import type { Logger } from "../../log/logger.js";
 import type { ChildIdentity } from "../entities/entities.js";
 import type { EntityNames } from "../entities/entity-names.js";
-import type { EntityPublisher } from "../entities/entity-publisher.js";
+import { type EntityPublisher, FactsMustWaitError } from "../entities/entity-publisher.js";
 import type { HomeAssistantLink } from "../link/connection.js";
 import { HomeAssistantConnectionError, HomeAssistantNotConnectedError } from "../link/errors.js";
 import { DeliveryRecords } from "./delivery-records.js";
@@ -135,6 +135,8 @@ export class EventDeliverer {
       return result.stamp ? { receipt: result.stamp } : {};
     } catch (error) {
       if (error instanceof MaybeDeliveredError) throw error;
+      // Not sent at all, and not Home Assistant's refusal: it goes once the wait is over.
+      if (error instanceof FactsMustWaitError) throw new NotDeliveredError(error.message);
       // Lost after leaving: Home Assistant may have fired it. Refused or never sent: it did not.
       const lostInFlight =
         error instanceof HomeAssistantConnectionError && !(error instanceof HomeAssistantNotConnectedError);

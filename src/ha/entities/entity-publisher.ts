@@ -60,8 +60,14 @@ export interface EntityPublisher {
   /**
    * Steps of the delivery script that run, in Home Assistant, before the bus event, in the same
    * run (the MQTT event entity and device trigger), for an arrival marked `redelivered` or not.
+   * FactsMustWaitError when they could not reach their entities now.
    */
   deliverySteps(child: ChildIdentity, data: Record<string, unknown>, redelivered: boolean): unknown[];
   /** The unique id of a child's entity in Home Assistant's registry; none for states it writes. */
   uniqueIdOf(childId: string, kind: ChildEntityKind): string | undefined;
+}
+
+/** No fact may be delivered now (Home Assistant's MQTT client is away): it waits, nothing is lost. */
+export class FactsMustWaitError extends Error {
+  override name = "FactsMustWaitError";
 }

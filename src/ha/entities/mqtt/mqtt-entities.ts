@@ -1,7 +1,7 @@
 import type { EngineStatus, UnavailableReason } from "../../../engine/sink.js";
 import { type ChildEntityKind, childEntityKinds } from "../catalogue.js";
 import type { ChildIdentity, EntityState } from "../entities.js";
-import type { EntityPublisher, HomeAssistantParts } from "../entity-publisher.js";
+import { type EntityPublisher, FactsMustWaitError, type HomeAssistantParts } from "../entity-publisher.js";
 import {
   bridgeDiscovery,
   childDiscovery,
@@ -9,6 +9,7 @@ import {
   clearChildDiscovery,
   type DiscoveryMessage,
 } from "./discovery.js";
+import { AWAY_FROM_BROKER } from "./home-assistant-presence.js";
 import { type BrokerAddress, BrokerRefusedError, MqttLink } from "./mqtt-link.js";
 import { mqttPayload } from "./payload.js";
 import {
@@ -176,6 +177,7 @@ export class MqttEntities implements EntityPublisher {
   }
 
   deliverySteps(child: ChildIdentity, data: Record<string, unknown>, redelivered: boolean): unknown[] {
+    if (this.#link.homeAssistantAway) throw new FactsMustWaitError(AWAY_FROM_BROKER);
     const topics = childTopics(child.id);
     const key = this.#ha.connection.supportsActionKey ? "action" : "service";
     const type = String(data.type);

@@ -1,6 +1,7 @@
 import { connect, type IClientOptions, type MqttClient } from "mqtt";
 import type { Logger } from "../../../log/logger.js";
 import { ReadyGate } from "../../link/ready-gate.js";
+import { HomeAssistantPresence } from "./home-assistant-presence.js";
 import type { StateMessage } from "./state-messages.js";
 import { BRIDGE_AVAILABILITY, HOME_ASSISTANT_STATUS } from "./topics.js";
 
@@ -30,6 +31,8 @@ export interface MqttLinkOptions {
   refusedRetryMs?: number;
   /** The broker took the bridge again after a refusal: what could not be published, now. */
   onRefusalEnded?: () => void;
+  /** How long facts wait for Home Assistant's birth after its last will, at most (home-assistant-presence.ts). */
+  presenceWaitAtMostMs?: number;
 }
 
 /**
@@ -89,6 +92,7 @@ export class MqttLink {
   #retry: ReturnType<typeof setTimeout> | undefined;
   #asksSinceTry = 0;
   #closed = false;
+  readonly #homeAssistant: HomeAssistantPresence;
   /**
    * Publishes waiting for the broker's receipt, per client, and how each fails. MQTT.js keeps such
    * a message to send again after a reconnection, but drops neither it nor its callback when the
@@ -99,6 +103,12 @@ export class MqttLink {
   constructor(options: MqttLinkOptions) {
     this.#o = options;
     this.#broker = options.broker;
+    this.#homeAssistant = new HomeAssistantPresence(options.logger, options.presenceWaitAtMostMs);
+  }
+
+  /** Home Assistant's own MQTT client said it left the broker and has not said it is back. */
+  get homeAssistantAway(): boolean {
+    return this.#homeAssistant.away;
   }
 
   get connected(): boolean {
@@ -183,6 +193,7 @@ export class MqttLink {
     });
     client.on("message", (topic, payload) => {
       if (topic === HOME_ASSISTANT_STATUS) {
+        this.#homeAssistant.said(payload.toString());
         if (payload.toString() === "online") this.#o.onHomeAssistantOnline();
       } else {
         this.#o.onMessage?.(topic, payload);

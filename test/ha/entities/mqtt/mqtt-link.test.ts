@@ -8,7 +8,7 @@ import {
   brokerEndpoint,
   MqttLink,
 } from "../../../../src/ha/entities/mqtt/mqtt-link.js";
-import { BRIDGE_AVAILABILITY } from "../../../../src/ha/entities/mqtt/topics.js";
+import { BRIDGE_AVAILABILITY, HOME_ASSISTANT_STATUS } from "../../../../src/ha/entities/mqtt/topics.js";
 import { CuttableLink, type MosquittoBroker, startMosquitto } from "../../../lab/index.js";
 import { LogCollector } from "../../../support/engine-rig.js";
 import { waitFor } from "../../../support/wait-for.js";
@@ -85,6 +85,35 @@ describe("the MQTT link against Mosquitto", () => {
     await waitFor(async () => (await availability()) === "online", { timeoutMs: 5_000 });
     await link.close();
     expect(logs.raw.join("\n")).not.toContain(user.password);
+  }, 60_000);
+
+  it("hears Home Assistant leave the broker by its last will, and come back by its birth message", async () => {
+    let births = 0;
+    const link = new MqttLink({
+      broker: { url: broker.url, ...user },
+      logger: new LogCollector().logger(),
+      onHomeAssistantOnline: () => births++,
+    });
+    await link.open();
+    await waitFor(() => link.connected, { timeoutMs: 5_000, description: "the link up" });
+    // A stand-in for Home Assistant's client: the same last will, and a connection that breaks.
+    const homeAssistant = await connectAsync(broker.url, {
+      ...user,
+      clientId: `home-assistant-${Date.now()}`,
+      will: { topic: HOME_ASSISTANT_STATUS, payload: Buffer.from("offline"), qos: 0, retain: false },
+    });
+    expect(link.homeAssistantAway).toBe(false);
+    homeAssistant.stream.destroy();
+    await waitFor(() => link.homeAssistantAway, { timeoutMs: 10_000, description: "the last will heard" });
+    await homeAssistant.endAsync(true);
+    const back = await connectAsync(broker.url, { ...user, clientId: `home-assistant-back-${Date.now()}` });
+    await back.publishAsync(HOME_ASSISTANT_STATUS, "online");
+    await waitFor(() => !link.homeAssistantAway && births === 1, {
+      timeoutMs: 10_000,
+      description: "the birth message heard",
+    });
+    await back.endAsync();
+    await link.close();
   }, 60_000);
 
   it("refuses wrong credentials with a typed error a person can act on", async () => {
