@@ -199,6 +199,8 @@ export class App {
             reclaim: () => this.#lease?.check() ?? Promise.resolve(false),
           },
           slugMemory: this.#store ? slugMemoryOn(this.#store, this.#logger) : undefined,
+          // The engine is made after the sink: a press reaches it once it is there.
+          readNow: (childId) => this.#engine?.readNow(childId),
           signal,
         }),
       );

@@ -8,8 +8,10 @@ import { type DeliveryMoment, type EventsJobContext, eventsJobParts, pollEvents 
 import { FailureReactions } from "./failure-reactions.js";
 import { FollowedChildren } from "./followed-children.js";
 import { DISCOVERY_INTERVAL_MS, ListingSchedule } from "./listing-schedule.js";
+import { Nap } from "./nap.js";
 import { Pacing, round2 } from "./pacing.js";
 import type { RateBudget } from "./rate-budget.js";
+import { ReadNowRequests } from "./read-now.js";
 import { retryTransient } from "./retry.js";
 import { type Job, nextJob, type Schedule } from "./scheduler.js";
 import type { EngineStatus, Sink } from "./sink.js";
@@ -72,6 +74,8 @@ export class Engine {
   readonly #pacing: Pacing;
   #publishedStatus = "";
   #lastTurnAt = 0;
+  readonly #nap = new Nap();
+  readonly #readNow = new ReadNowRequests();
   #stopped = false;
   #running: Promise<void> | null = null;
 
@@ -169,6 +173,34 @@ export class Engine {
     await this.#o.sink.publishStatus(this.status());
   }
 
+  /**
+   * A parent asked for a child's figures now (her Read now button): her day and journal are read
+   * next, each at the budget's next free slot (the budget never lets the API's limit be passed).
+   * At most once a minute per child: a press sooner is said once in the log and not queued (her
+   * figures are at most a minute old then). A child not followed is said in the log and skipped.
+   */
+  readNow(childId: string): void {
+    const track = this.#children.followed().find((candidate) => candidate.child.id === childId);
+    if (!track) {
+      this.#o.logger.info({ childId }, "Read now was pressed for a child the bridge does not follow");
+      return;
+    }
+    const now = Date.now();
+    const answer = this.#readNow.ask(childId, now);
+    const who = { child: track.child.firstName };
+    if (answer === "read") {
+      this.#o.logger.info(who, "Read now: the child's day and journal are read next");
+      track.todayDue = Math.min(track.todayDue, now);
+      track.eventsDue = Math.min(track.eventsDue, now);
+      this.#nap.wake();
+    } else if (answer === "said") {
+      this.#o.logger.info(
+        who,
+        "Read now was pressed again within a minute: not read again (the figures are at most a minute old)",
+      );
+    }
+  }
+
   status(): EngineStatus {
     const now = Date.now();
     const { cadence } = this.#pacing;
@@ -213,7 +245,7 @@ export class Engine {
         const wait = job.due - Date.now();
         if (wait > 0) {
           // Wake at least every 30 s, so the heartbeat stays fresh through a 10-minute wait.
-          await sleep(Math.min(wait, 30_000), signal);
+          await this.#nap.take(Math.min(wait, 30_000), signal);
           continue;
         }
         await this.#runJob(job, signal);

@@ -17,6 +17,7 @@ import type { AssistMemory } from "./parts/assist.js";
 import { AssistExposure } from "./parts/assist.js";
 import { BridgeDiagnostics } from "./parts/bridge-diagnostics.js";
 import { BridgeNotices } from "./parts/bridge-notices.js";
+import { ChildButtons } from "./parts/child-buttons.js";
 import { HouseholdLabels } from "./parts/household-labels.js";
 import type { SinkPart } from "./parts/sink-part.js";
 import { HouseholdLanguage } from "./texts/household-language.js";
@@ -53,6 +54,8 @@ export interface HomeAssistantSinkOptions {
   assist?: boolean;
   /** Where what was offered to Assist is kept across restarts. */
   assistMemory?: AssistMemory | undefined;
+  /** A child's Read now button was pressed (MQTT mode): the engine reads her next (the app wires it). */
+  readNow?: ((childId: string) => void) | undefined;
   /**
    * Ends the opening when it aborts (a stop during start-up): the first connection to Home
    * Assistant, and to the broker, are not waited for any longer.
@@ -101,6 +104,7 @@ export function wireSink(options: HomeAssistantSinkOptions, onRefusalEnded: () =
     logger,
     refresh: { attribute: "last_read", everyMs: LAST_READ_REFRESH_MS },
   });
+  const buttons = new ChildButtons({ link, names, logger, readNow: options.readNow });
   const entities = (options.entities ?? ((ha) => new RestEntities(ha)))({
     connection: link,
     states,
@@ -108,6 +112,7 @@ export function wireSink(options: HomeAssistantSinkOptions, onRefusalEnded: () =
     names,
     texts,
     onRefusalEnded,
+    onPress: (child, button) => buttons.pressed(child, button),
   });
   const events = new EventDeliverer({
     connection: link,

@@ -16,7 +16,11 @@ export const CONTRACT_PREFIX = "reward_facts";
 export const DEMO_ENTITY_PREFIX = "reward_facts_demo";
 
 /** The other child entities: the read status (MQTT mode's diagnostic) and the journal (event entity). */
-export type ChildExtraKey = "read_status" | "journal";
+export type ChildExtraKey = "read_status" | "journal" | ChildButton;
+
+/** A child's buttons (MQTT mode): her figures read now, and a test fact for her. */
+export type ChildButton = "read_now" | "test_fact";
+export const childButtons: readonly ChildButton[] = ["read_now", "test_fact"];
 
 export class EntityNames {
   readonly prefix: string;
@@ -44,7 +48,8 @@ export class EntityNames {
 
   /** `sensor.reward_facts_lea_read_status`, `event.reward_facts_lea_journal`. */
   childExtra(slug: string, key: ChildExtraKey): string {
-    return `${key === "journal" ? "event" : "sensor"}.${this.prefix}_${slug}_${key}`;
+    const domain = key === "journal" ? "event" : key === "read_status" ? "sensor" : "button";
+    return `${domain}.${this.prefix}_${slug}_${key}`;
   }
 
   /** A sensor of the bridge itself: `sensor.reward_facts_status`, `…_requests_last_minute`. */

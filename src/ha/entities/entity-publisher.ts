@@ -5,7 +5,7 @@ import type { StateWriter } from "../link/state-writer.js";
 import type { Texts } from "../texts/texts.js";
 import type { ChildEntityKind } from "./catalogue.js";
 import type { ChildIdentity, EntityState } from "./entities.js";
-import type { EntityNames } from "./entity-names.js";
+import type { ChildButton, EntityNames } from "./entity-names.js";
 
 /** What a way of publishing entities can use of the Home Assistant link. */
 export interface HomeAssistantParts {
@@ -18,6 +18,8 @@ export interface HomeAssistantParts {
   texts: () => Texts;
   /** What could not be published while the broker refused the bridge can be now (MQTT). */
   onRefusalEnded?: () => void;
+  /** A child's button was pressed in Home Assistant (MQTT: her Read now and test fact buttons). */
+  onPress?: (child: ChildIdentity, button: ChildButton) => void;
 }
 
 export type EntityPublisherFactory = (parts: HomeAssistantParts) => EntityPublisher;

@@ -22,6 +22,8 @@ export const en = {
     screen_time_allowed: "Screen time allowed",
     read_status: "Read status",
     journal: "Journal",
+    read_now: "Read now",
+    test_fact: "Send a test fact",
   },
   devices: {
     bridge_name: "Reward Facts bridge",

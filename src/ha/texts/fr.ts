@@ -20,6 +20,8 @@ export const fr: Texts = {
     screen_time_allowed: "Écrans autorisés",
     read_status: "État de lecture",
     journal: "Journal",
+    read_now: "Lire maintenant",
+    test_fact: "Envoyer un fait de test",
   },
   devices: {
     bridge_name: "Pont Reward Facts",

@@ -9,7 +9,7 @@ import {
   statusDefinition,
 } from "../catalogue.js";
 import type { ChildIdentity } from "../entities.js";
-import type { EntityNames } from "../entity-names.js";
+import { childButtons, type EntityNames } from "../entity-names.js";
 import {
   BRIDGE_AVAILABILITY,
   BRIDGE_NODE,
@@ -170,6 +170,25 @@ export function childDiscovery(child: ChildIdentity, context: DiscoveryContext):
       event_types: [...factTypes],
     },
   });
+  for (const button of childButtons) {
+    messages.push({
+      topic: discoveryTopic("button", node, button),
+      payload: {
+        ...common,
+        // As her figures: a stopped bridge stays `online` (it says `stopped` itself), and a press
+        // then would reach no one.
+        ...availability,
+        unique_id: childUniqueId(child.id, button),
+        ...idKeys(context.names.childExtra(child.slug, button), context),
+        name: context.texts.entities[button],
+        icon: button === "read_now" ? "mdi:refresh" : "mdi:test-tube",
+        // A parent's tool rather than a figure: on the device page, not among her figures.
+        entity_category: button === "read_now" ? "config" : "diagnostic",
+        command_topic: topics.press(button),
+        payload_press: "PRESS",
+      },
+    });
+  }
   for (const type of factTypes) {
     messages.push({
       topic: discoveryTopic("device_automation", node, `trigger_${type}`),

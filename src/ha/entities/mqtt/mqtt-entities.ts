@@ -1,6 +1,7 @@
 import type { EngineStatus, UnavailableReason } from "../../../engine/sink.js";
 import { type ChildEntityKind, childEntityKinds } from "../catalogue.js";
 import type { ChildIdentity, EntityState } from "../entities.js";
+import { childButtons } from "../entity-names.js";
 import { type EntityPublisher, FactsMustWaitError, type HomeAssistantParts } from "../entity-publisher.js";
 import {
   bridgeDiscovery,
@@ -18,7 +19,15 @@ import {
   childUnavailableMessages,
   type StateMessage,
 } from "./state-messages.js";
-import { ALL_DISCOVERY_CONFIGS, childNode, childNodeOfTopic, childTopics } from "./topics.js";
+import {
+  ALL_DISCOVERY_CONFIGS,
+  ALL_PRESSES,
+  childKey,
+  childNode,
+  childNodeOfTopic,
+  childTopics,
+  pressOfTopic,
+} from "./topics.js";
 
 export interface MqttEntitiesOptions {
   broker: BrokerAddress;
@@ -65,8 +74,13 @@ export class MqttEntities implements EntityPublisher {
       refusedRetryMs: options.refusedRetryMs,
       onRefusalEnded: () => this.#ha.onRefusalEnded?.(),
       // Children announced by an earlier run, who may have left since: cleared in setChildren.
-      subscriptions: [ALL_DISCOVERY_CONFIGS],
+      subscriptions: [ALL_DISCOVERY_CONFIGS, ALL_PRESSES],
       onMessage: (topic, payload) => {
+        const press = pressOfTopic(topic);
+        if (press) {
+          this.#pressed(press.childKey, press.button, payload);
+          return;
+        }
         const node = childNodeOfTopic(topic);
         if (!node) return;
         const topics = this.#retainedNodes.get(node) ?? new Set<string>();
@@ -194,6 +208,20 @@ export class MqttEntities implements EntityPublisher {
       data: { topic, payload, qos: 0, retain: false },
     });
     return [publish(topics.journal), publish(topics.trigger(type))];
+  }
+
+  /**
+   * A child's button pressed in Home Assistant: told to the sink. Presses are never retained (Home
+   * Assistant publishes them so), so one made while the bridge was down is not acted on later.
+   */
+  #pressed(key: string, button: string, payload: Buffer): void {
+    const child = [...this.#children.values()].find((candidate) => childKey(candidate.id) === key);
+    const known = childButtons.find((candidate) => candidate === button);
+    if (!child || !known || payload.length === 0) {
+      this.#ha.logger.debug({ key, button }, "a press of a button this bridge does not have");
+      return;
+    }
+    this.#ha.onPress?.(child, known);
   }
 
   uniqueIdOf(childId: string, kind: ChildEntityKind): string {

@@ -28,6 +28,8 @@ export const childTopics = (childId: string) => {
     journal: `${base}/journal`,
     /** Device triggers, one topic per fact type. */
     trigger: (type: string) => `${base}/trigger/${type}`,
+    /** Where Home Assistant says one of her buttons was pressed. */
+    press: (button: string) => `${base}/${button}/press`,
   };
 };
 
@@ -38,6 +40,17 @@ export const bridgeTopics = {
 
 export function discoveryTopic(component: string, node: string, objectKey: string): string {
   return `${DISCOVERY_PREFIX}/${component}/${node}/${objectKey}/config`;
+}
+
+/** Every press of a child's button (`reward_facts/<child key>/<button>/press`). */
+export const ALL_PRESSES = `${BASE}/+/+/press`;
+
+/** The child key and button of a press topic; undefined for any other topic. */
+export function pressOfTopic(topic: string): { childKey: string; button: string } | undefined {
+  const [base, key, button, last, ...more] = topic.split("/");
+  if (base !== BASE || last !== "press" || more.length > 0 || !key || !button || key === "bridge")
+    return undefined;
+  return { childKey: key, button };
 }
 
 /** Every discovery config of the house (the bridge keeps the ones of its own nodes). */

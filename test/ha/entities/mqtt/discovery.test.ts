@@ -30,6 +30,29 @@ function config(component: string, key: string): Record<string, unknown> | undef
 }
 
 describe("a child's MQTT discovery", () => {
+  it.each([
+    ["read_now", "Read now", "config"],
+    ["test_fact", "Send a test fact", "diagnostic"],
+  ])(
+    "offers the button %s, pressed on its own topic, available as her figures are",
+    (key, name, category) => {
+      expect(config("button", key)).toMatchObject({
+        unique_id: `${node}_${key}`,
+        default_entity_id: `button.reward_facts_lea_${key}`,
+        name,
+        entity_category: category,
+        command_topic: `reward_facts/${lea.id}/${key}/press`,
+        payload_press: "PRESS",
+        availability: [
+          { topic: "reward_facts/bridge/availability" },
+          { topic: `reward_facts/${lea.id}/availability` },
+        ],
+        availability_mode: "all",
+        device: { identifiers: [node] },
+      });
+    },
+  );
+
   it("lists every type of fact, the journal's and the derived, on her event entity", () => {
     expect(config("event", "journal")?.event_types).toEqual([...apiEventTypes, ...derivedFactTypes]);
   });

@@ -7,6 +7,7 @@ import {
   childNodeOfTopic,
   childTopics,
   discoveryTopic,
+  pressOfTopic,
 } from "../../../../src/ha/entities/mqtt/topics.js";
 
 // A child's topics are named by her id, which the API does not promise to keep to MQTT's topic
@@ -39,5 +40,26 @@ describe("the child node of a discovery config topic", () => {
     expect(childNodeOfTopic(configOf(BRIDGE_NODE))).toBeUndefined();
     expect(childNodeOfTopic(configOf("zigbee2mqtt_0x00158d0001"))).toBeUndefined();
     expect(childNodeOfTopic("homeassistant/status")).toBeUndefined();
+  });
+});
+
+describe("a press of a child's button", () => {
+  it("is read from its topic, and nothing else is taken for one", () => {
+    expect(pressOfTopic(childTopics("a/b").press("read_now"))).toEqual({
+      childKey: "a_b",
+      button: "read_now",
+    });
+    expect(pressOfTopic("reward_facts/lea/test_fact/press")).toEqual({
+      childKey: "lea",
+      button: "test_fact",
+    });
+    for (const other of [
+      "reward_facts/lea/read_now/state",
+      "reward_facts/bridge/read_now/press",
+      "reward_facts/lea/read_now/press/more",
+      "other/lea/read_now/press",
+      "homeassistant/button/reward_facts_lea/read_now/config",
+    ])
+      expect(pressOfTopic(other)).toBeUndefined();
   });
 });
