@@ -132,6 +132,8 @@ describe(`MQTT discovery on Home Assistant ${version}`, () => {
       ...contractIds("lea"),
       "event.reward_facts_lea_journal",
       "sensor.reward_facts_lea_read_status",
+      "button.reward_facts_lea_read_now",
+      "button.reward_facts_lea_test_fact",
     ].sort();
     const onLea = await ha
       .waitFor(async () => {
