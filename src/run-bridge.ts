@@ -22,7 +22,7 @@ export async function runBridge(
 ): Promise<number> {
   let config: ReturnType<typeof loadConfig>;
   try {
-    config = loadConfig(env);
+    config = loadConfig(env, undefined, { removal: extra.remove === true });
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     for (const problem of error.problems) process.stderr.write(`${problem}\n`);

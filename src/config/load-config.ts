@@ -3,7 +3,7 @@ import { DEFAULT_HEARTBEAT_FILE } from "../health/heartbeat.js";
 import type * as z from "../zod.js";
 import { type BrokerSource, standaloneBroker } from "./broker-config.js";
 import { optionTable } from "./option-table.js";
-import { type BridgeOptions, optionsSchema } from "./options-schema.js";
+import { type BridgeOptions, optionsSchema, removalOptionsSchema } from "./options-schema.js";
 import { type TestHooks, testHooksOf } from "./test-hooks.js";
 
 /** Bad configuration: one `name: problem` line per problem, names as the user wrote them. */
@@ -91,6 +91,8 @@ function booleanOf(value: string): boolean | string {
 export function loadConfig(
   env: NodeJS.ProcessEnv,
   readFile: (path: string) => string = readUtf8,
+  /** `--remove` on the command line: the removal step, which needs nothing of the API. */
+  asked: { removal?: boolean } = {},
 ): BridgeConfig {
   const addon = Boolean(env.SUPERVISOR_TOKEN);
   const problems: string[] = [];
@@ -99,7 +101,11 @@ export function loadConfig(
     : fromEnvironment(env);
   const nameOf = (key: string) => (addon ? key : (environmentNames[key as keyof BridgeOptions] ?? key));
 
-  const parsed = raw === undefined ? undefined : optionsSchema.safeParse(raw);
+  const removing =
+    asked.removal === true ||
+    (raw as { remove_from_home_assistant?: unknown } | undefined)?.remove_from_home_assistant === true;
+  const parsed =
+    raw === undefined ? undefined : removing ? removalOptions(raw) : optionsSchema.safeParse(raw);
   if (parsed && !parsed.success) problems.push(...describeIssues(parsed.error, nameOf, raw));
 
   const homeAssistant = addon ? supervisorTarget(env) : standaloneTarget(env, problems);
@@ -126,6 +132,14 @@ export function loadConfig(
     heartbeatFile: env.REWARD_FACTS_HEARTBEAT_FILE || DEFAULT_HEARTBEAT_FILE,
     testHooks: testHooksOf(env),
   };
+}
+
+/** The options of the removal step: the API's are neither needed nor read (it never calls it). */
+function removalOptions(raw: unknown) {
+  const parsed = removalOptionsSchema.safeParse(raw);
+  if (!parsed.success) return parsed;
+  const options: BridgeOptions = { ...parsed.data, api_token: "", api_base_url: "" };
+  return { success: true as const, data: options };
 }
 
 function readUtf8(path: string): string {

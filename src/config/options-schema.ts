@@ -52,5 +52,15 @@ export const optionsSchema = z.object({
   assist: z._default(z.boolean(), true),
 });
 
+/**
+ * The options of the removal step, which never calls the API: its token and address are not
+ * needed (a parent whose token was revoked need not invent one), and not read when given.
+ */
+export const removalOptionsSchema = z.omit(optionsSchema, {
+  api_token: true,
+  api_base_url: true,
+  api_legacy_base_url: true,
+});
+
 export type BridgeOptions = z.infer<typeof optionsSchema>;
 export type BridgeOptionsInput = z.input<typeof optionsSchema>;

@@ -15,6 +15,7 @@ import type { ServiceCaller } from "./link/notifications.js";
 import { StateWriter } from "./link/state-writer.js";
 import type { AssistMemory } from "./parts/assist.js";
 import { AssistExposure } from "./parts/assist.js";
+import { BridgeBlueprints } from "./parts/bridge-blueprints.js";
 import { BridgeDiagnostics } from "./parts/bridge-diagnostics.js";
 import { BridgeNotices } from "./parts/bridge-notices.js";
 import { ChildButtons } from "./parts/child-buttons.js";
@@ -135,8 +136,10 @@ export function wireSink(options: HomeAssistantSinkOptions, onRefusalEnded: () =
     // Through the link: the notices are told only while it is up (bridge-notices.ts).
     call: (domain, service, data) => callService(link, domain, service, data),
     texts,
+    language: () => language.code,
     moment: (at) => language.moment(at, link.timeZone),
     dashboard: options.dashboard ?? false,
+    blueprints: !(options.removeOnStop ?? false),
     assist: options.assist ?? true,
     assistMemory: options.assistMemory,
   });
@@ -155,8 +158,12 @@ interface SinkPartsMaterials {
   call: ServiceCaller;
   /** The household's language, as it is now, and how it writes a moment. */
   texts: () => Texts;
+  /** Its code (`en`, `fr`). */
+  language: () => string;
   moment: (at: number) => string;
   dashboard: boolean;
+  /** Offer the bridge's blueprints in Home Assistant (not the demo). */
+  blueprints: boolean;
   assist: boolean;
   assistMemory: AssistMemory | undefined;
 }
@@ -185,6 +192,10 @@ function sinkParts(m: SinkPartsMaterials): SinkPart[] {
         ]
       : []),
     new HouseholdLabels({ link, ready, logger, names, texts, mode: () => m.entities.mode }),
+    // Not for the demo, which leaves nothing behind.
+    ...(m.blueprints
+      ? [new BridgeBlueprints({ link, ready, logger, language: m.language, haVersion: () => link.haVersion })]
+      : []),
     new AssistExposure({
       link,
       ready,

@@ -83,6 +83,31 @@ export function allTranslatedBlueprints(
   return written;
 }
 
+/**
+ * The blueprints the bridge offers in Home Assistant itself (parts/bridge-blueprints.ts), by
+ * language and file, as JSON the bundle carries: the add-on's image holds no file of addon/.
+ */
+export const SHIPPED_BLUEPRINTS = "src/ha/parts/shipped-blueprints.json";
+
+/** Every file npm run blueprints writes, by path: each language's folder, and the shipped set. */
+export function allWrittenFiles(
+  languages: Readonly<Record<string, BlueprintTexts>> = blueprintLanguages,
+): Map<string, string> {
+  const written = allTranslatedBlueprints(languages);
+  const english = readdirSync(join(repoRoot, ENGLISH_FOLDER)).filter((file) => file.endsWith(".yaml"));
+  const shipped: Record<string, Record<string, string>> = {
+    en: Object.fromEntries(
+      english.map((file) => [file, readFileSync(join(repoRoot, ENGLISH_FOLDER, file), "utf8")]),
+    ),
+  };
+  for (const code of Object.keys(languages))
+    shipped[code] = Object.fromEntries(
+      english.map((file) => [file, written.get(`${languageFolder(code)}/${file}`) as string]),
+    );
+  written.set(SHIPPED_BLUEPRINTS, `${JSON.stringify(shipped, null, 2)}\n`);
+  return written;
+}
+
 const say = (line: string) => process.stdout.write(`${line}\n`);
 const sayError = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -104,7 +129,7 @@ export function main(argv: readonly string[], io = { stdout: say, stderr: sayErr
     io.stderr(usageLine("npm run blueprints", (error as Error).message));
     return EXIT_USAGE;
   }
-  for (const [path, text] of allTranslatedBlueprints()) {
+  for (const [path, text] of allWrittenFiles()) {
     mkdirSync(dirname(join(repoRoot, path)), { recursive: true });
     writeFileSync(join(repoRoot, path), text);
     io.stdout(`wrote ${path}`);

@@ -278,3 +278,29 @@ describe("add-on configuration from options.json", () => {
     expect(problemsOf(addonEnv, () => "{not json")).toEqual(["/data/options.json: is not valid JSON"]);
   });
 });
+
+describe("the removal step's configuration", () => {
+  const noApi = { HA_URL: "http://ha:8123", HA_TOKEN: "x" };
+
+  it("needs no API token or address, and reads none given (it never calls the API)", () => {
+    for (const config of [
+      loadConfig({ ...noApi, REWARD_FACTS_REMOVE: "true" }),
+      loadConfig(noApi, undefined, { removal: true }),
+      loadConfig({ ...noApi, REWARD_FACTS_API_TOKEN: "revoked-and-not-even-a-token" }, undefined, {
+        removal: true,
+      }),
+    ]) {
+      expect(config.options.api_token).toBe("");
+      expect(config.options.api_base_url).toBe("");
+      expect(config.homeAssistant).toMatchObject({ url: "http://ha:8123" });
+    }
+  });
+
+  it("still says what is wrong with the rest, one line each", () => {
+    expect(
+      problemsOf({ ...noApi, REWARD_FACTS_REMOVE: "true", REWARD_FACTS_EVENTS_INTERVAL_SECONDS: "1" }),
+    ).toHaveLength(1);
+    // Running the bridge needs them, as before.
+    expect(problemsOf(noApi).join("\n")).toMatch(/REWARD_FACTS_API_TOKEN/);
+  });
+});

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { blueprintLanguages } from "../../src/ha/texts/texts.js";
 import {
   allTranslatedBlueprints,
+  allWrittenFiles,
   ENGLISH_FOLDER,
   languageFolder,
   translatedBlueprint,
@@ -31,7 +32,7 @@ function withoutWords(document: unknown, paths: readonly string[]): unknown {
 
 describe("the blueprints in each language", () => {
   it("are written as npm run blueprints writes them (run it after changing a blueprint or its words)", () => {
-    for (const [path, text] of allTranslatedBlueprints()) {
+    for (const [path, text] of allWrittenFiles()) {
       expect(readFileSync(join(repoRoot, path), "utf8"), path).toBe(text);
     }
   });

@@ -15,6 +15,7 @@ export const removalKinds = [
   "states",
   "helpers",
   "labels",
+  "blueprints",
   "dashboards",
   "notifications",
 ] as const;
@@ -35,6 +36,7 @@ export const removalWords: Record<RemovalKind, string> = {
   states: "states written through the REST API",
   helpers: "input_text helpers",
   labels: "labels and categories",
+  blueprints: "blueprints",
   dashboards: "dashboards",
   notifications: "notifications",
 };

@@ -12,6 +12,7 @@ import { homeAssistantLink } from "../link/home-assistant-link.js";
 import { deleteInputText, listInputTexts } from "../link/input-text-helpers.js";
 import { StateWriter } from "../link/state-writer.js";
 import { languages, textsFor } from "../texts/texts.js";
+import { removeBridgeBlueprints } from "./blueprint-removal.js";
 import {
   isBridgeHelper,
   isBridgeMqttDevice,
@@ -139,6 +140,9 @@ export async function removeFromHomeAssistant(options: RemovalOptions): Promise<
     // uses them elsewhere (on a device, an entity or an area of their own).
     await step(["labels"], async () => {
       counts.labels += await removeOrganizing(connection);
+    });
+    await step(["blueprints"], async () => {
+      counts.blueprints += await removeBridgeBlueprints(connection, logger);
     });
     await step(["dashboards"], async () => {
       const place = dashboardPlace(names, textsFor(connection.language).texts);

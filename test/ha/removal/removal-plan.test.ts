@@ -68,13 +68,14 @@ describe("what the removal takes as the bridge's", () => {
       states: 0,
       helpers: 2,
       labels: 2,
+      blueprints: 7,
       dashboards: 1,
       notifications: 0,
     };
     expect(removalSummary({ counts, failed: [] })).toBe(
       "removed from Home Assistant: 60 retained MQTT discovery configs, 3 devices, 48 registry entities, " +
         "65 retained MQTT state messages, 0 states written through the REST API, 2 input_text helpers, " +
-        "2 labels and categories, 1 dashboards, 0 notifications",
+        "2 labels and categories, 7 blueprints, 1 dashboards, 0 notifications",
     );
     expect(removalSummary({ counts, failed: ["helpers"] })).toMatch(
       /; NOT removed \(see the warnings above\): input_text helpers$/,

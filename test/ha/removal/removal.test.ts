@@ -231,7 +231,7 @@ describe(`the removal step on Home Assistant ${version}`, () => {
     await ha.api("DELETE", "/api/states/sensor.reward_facts_demo_lea_points");
   }, 300_000);
 
-  it("removes the states a bridge wrote in REST mode, with the API unreachable", async () => {
+  it("removes the states a bridge wrote in REST mode, with no API token or address given", async () => {
     const run = await lab.start({ publish: "rest" });
     await ha.waitForState(childEntityId("lea", "minutes_remaining"), (s) => s.state !== "unavailable", {
       timeoutMs: 90_000,
@@ -242,7 +242,8 @@ describe(`the removal step on Home Assistant ${version}`, () => {
 
     const removal = await lab.start({
       publish: "rest",
-      env: { REWARD_FACTS_API_BASE_URL: "http://127.0.0.1:9/v1", REWARD_FACTS_REMOVE: "true" },
+      // No API token or address: the removal never calls the API (a revoked token is no obstacle).
+      env: { REWARD_FACTS_API_TOKEN: "", REWARD_FACTS_API_BASE_URL: "", REWARD_FACTS_REMOVE: "true" },
     });
     expect(await removal.exited()).toBe(0);
     const after = await everything();
@@ -282,6 +283,7 @@ describe(`the removal step on Home Assistant ${version}`, () => {
     // `npm start -- --remove --force`: the process as a person runs it.
     const forced = await lab.start({
       publish: "rest",
+      env: { REWARD_FACTS_API_TOKEN: "", REWARD_FACTS_API_BASE_URL: "" },
       launch: {
         command: bridgeFromSources.command,
         args: [...bridgeFromSources.args, "--remove", "--force"],
