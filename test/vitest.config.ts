@@ -37,8 +37,6 @@ const onOldestToo = [
   "test/ha/parts/assist.test.ts",
   // A child's MQTT buttons, and a blueprint's automation run by a test fact.
   "test/ha/parts/buttons.test.ts",
-  // The blueprints offered in Home Assistant; the oldest release cannot read them, and is told.
-  "test/ha/parts/bridge-blueprints-ha.test.ts",
 ];
 
 /*

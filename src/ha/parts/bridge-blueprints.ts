@@ -24,7 +24,7 @@ const shippedSets = shipped as Record<string, ShippedSet>;
 /** The release from which Home Assistant reads them (their `min_version`). */
 const FIRST_RELEASE = [2024, 10] as const;
 
-interface ListedBlueprint {
+export interface ListedBlueprint {
   metadata?: { name?: string; source_url?: string };
   error?: string;
 }
@@ -73,11 +73,21 @@ export function blueprintAction(
   listed: ListedBlueprint | undefined,
 ): "save" | "none" | "update" | "leave" {
   if (!listed) return "save";
-  const source = listed.metadata?.source_url;
-  if (source === offered.sourceUrl) return "none";
-  const file = offered.path.slice(BRIDGE_BLUEPRINT_FOLDER.length + 1);
-  const ours = source?.startsWith(`${BLUEPRINT_SOURCE}/`) && namesOf(file).has(listed.metadata?.name ?? "");
-  return ours ? "update" : "leave";
+  if (listed.metadata?.source_url === offered.sourceUrl) return "none";
+  return isBridgeBlueprint(offered.path, listed) ? "update" : "leave";
+}
+
+/**
+ * Whether what Home Assistant lists at `path` is the bridge's own, as it saved it: in its folder,
+ * from its source, with a name it gave (a person who renames one makes it theirs).
+ */
+export function isBridgeBlueprint(path: string, listed: ListedBlueprint): boolean {
+  if (!path.startsWith(`${BRIDGE_BLUEPRINT_FOLDER}/`)) return false;
+  const file = path.slice(BRIDGE_BLUEPRINT_FOLDER.length + 1);
+  return (
+    listed.metadata?.source_url?.startsWith(`${BLUEPRINT_SOURCE}/`) === true &&
+    namesOf(file).has(listed.metadata?.name ?? "")
+  );
 }
 
 export interface BridgeBlueprintsOptions {
@@ -103,24 +113,27 @@ export class BridgeBlueprints implements SinkPart {
     this.#o = options;
   }
 
-  /** A new connection (Home Assistant may have been restored meanwhile). */
+  /**
+   * A new connection (Home Assistant may have been restored meanwhile). The link counts as ready
+   * only once every part has run, but its commands work already.
+   */
   running(): Promise<void> {
-    return this.#keep();
+    return this.#keep(() => true);
   }
 
-  /** Offered again in the new language. */
+  /** Offered again in the new language, if Home Assistant can be asked now (else at the next connection). */
   language(): Promise<void> {
-    return this.#keep();
+    return this.#keep(this.#o.ready);
   }
 
-  #keep(): Promise<void> {
-    this.#keeping = this.#keeping.then(() => this.#keepNow());
+  #keep(connected: () => boolean): Promise<void> {
+    this.#keeping = this.#keeping.then(() => this.#keepNow(connected()));
     return this.#keeping;
   }
 
-  async #keepNow(): Promise<void> {
+  async #keepNow(connected: boolean): Promise<void> {
     const { link, logger } = this.#o;
-    if (!this.#o.ready()) return;
+    if (!connected) return;
     if (!readsThem(this.#o.haVersion())) {
       if (!this.#tooOldSaid)
         logger.info(

@@ -1,21 +1,20 @@
 import type { Logger } from "../../log/logger.js";
 import type { CommandLink } from "../link/command-link.js";
-import { BLUEPRINT_SOURCE, BRIDGE_BLUEPRINT_FOLDER } from "../parts/bridge-blueprints.js";
+import { isBridgeBlueprint, type ListedBlueprint } from "../parts/bridge-blueprints.js";
 
 /**
  * The removal's share of the bridge's blueprints (parts/bridge-blueprints.ts): each it saved in
  * its folder is deleted, unless automations still use it (Home Assistant refuses: said, and left)
- * or a person changed it (no longer the bridge's source). Returns how many went.
+ * or a person made it theirs (renamed it). Returns how many went.
  */
 export async function removeBridgeBlueprints(link: CommandLink, logger: Logger): Promise<number> {
-  const listed = await link.command<Record<string, { metadata?: { source_url?: string } }>>({
+  const listed = await link.command<Record<string, ListedBlueprint>>({
     type: "blueprint/list",
     domain: "automation",
   });
   let removed = 0;
   for (const [path, entry] of Object.entries(listed)) {
-    if (!path.startsWith(`${BRIDGE_BLUEPRINT_FOLDER}/`)) continue;
-    if (!entry.metadata?.source_url?.startsWith(`${BLUEPRINT_SOURCE}/`)) continue;
+    if (!isBridgeBlueprint(path, entry)) continue;
     try {
       await link.command({ type: "blueprint/delete", domain: "automation", path });
       removed++;

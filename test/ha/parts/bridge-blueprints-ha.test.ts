@@ -8,7 +8,15 @@ import {
 } from "../../../src/ha/parts/bridge-blueprints.js";
 import { removeFromHomeAssistant } from "../../../src/ha/removal/removal.js";
 import type { EventRecorder } from "../../lab/index.js";
-import { startMqttRig, testedHomeAssistantVersion } from "../../lab/index.js";
+import {
+  launchChromium,
+  openFrontend,
+  screenshot,
+  signInTestUser,
+  startMqttRig,
+  testedHomeAssistantVersion,
+  visibleTexts,
+} from "../../lab/index.js";
 import { stringifyHaYaml } from "../../support/blueprint-yaml.js";
 import { LogCollector } from "../../support/engine-rig.js";
 import { suiteOnRig } from "../../support/lab-bridges.js";
@@ -54,20 +62,45 @@ if (readsThem)
       const lea = sim.children.ordinary;
       await ha.wsCommand({ type: "config/core/update", language: "fr" });
       const bridge = await lab.start({ children: [lea.id], publish: "mqtt" });
-      const listed = await ha.waitFor(
-        async () => {
-          const found = await ours();
-          return Object.keys(found).length === 7 ? found : undefined;
-        },
-        { timeoutMs: 120_000, description: "the bridge's seven blueprints" },
-      );
+      const listed = await ha
+        .waitFor(
+          async () => {
+            const found = await ours();
+            return Object.keys(found).length === 7 ? found : undefined;
+          },
+          { timeoutMs: 120_000, description: "the bridge's seven blueprints" },
+        )
+        .catch(async (error: unknown) => {
+          throw new Error(
+            `${(error as Error).message}\n${JSON.stringify(await ours())}\n${bridge.output.join("\n")}`,
+          );
+        });
       for (const offered of offeredBlueprints("fr")) {
         expect(listed[offered.path]?.metadata?.name, offered.path).toBe(blueprintName(offered.yaml));
         expect(listed[offered.path]?.metadata?.source_url).toBe(offered.sourceUrl);
       }
-      expect(listed["reward_facts_bridge/celebrate.yaml"]?.metadata?.name).toMatch(
-        /^Reward Facts - célébrer/,
-      );
+      expect(listed["reward_facts_bridge/celebrate.yaml"]?.metadata?.name).toMatch(/^Reward Facts - fêter/);
+
+      // As a parent sees them: Settings → Automations & scenes → Blueprints, in Chromium.
+      const browser = await launchChromium();
+      try {
+        const page = await openFrontend(browser, await signInTestUser(ha), "/config/blueprint/dashboard", {
+          width: 1280,
+          height: 900,
+          locale: "fr-FR",
+        });
+        const names = offeredBlueprints("fr").map((offered) => blueprintName(offered.yaml) as string);
+        await ha.waitFor(
+          async () => {
+            const shown = (await visibleTexts(page, "ha-blueprint-overview")).join("\n");
+            return names.every((name) => shown.includes(name));
+          },
+          { timeoutMs: 60_000, description: "the seven blueprints on the Blueprints page" },
+        );
+        await screenshot(page, `blueprints-page-fr-${version}`, { viewportOnly: true });
+      } finally {
+        await browser.close();
+      }
 
       // An automation a parent makes from it, on Léa's device; the test fact runs it.
       const devices = await ha.wsCommand<Array<{ id: string; identifiers: string[][] }>>({

@@ -3,6 +3,7 @@ import {
   BLUEPRINT_SOURCE,
   blueprintAction,
   blueprintName,
+  isBridgeBlueprint,
   offeredBlueprints,
 } from "../../../src/ha/parts/bridge-blueprints.js";
 import { readText } from "../../addon/supervisor-rules.js";
@@ -88,5 +89,24 @@ describe("what the bridge does with one of its blueprints", () => {
     ).toBe("leave");
     expect(blueprintAction(offered, listed(blueprintName(offered.yaml), undefined))).toBe("leave");
     expect(blueprintAction(offered, { error: "Invalid blueprint" })).toBe("leave");
+  });
+});
+
+describe("which blueprints are the bridge's own", () => {
+  const offered = celebrate(french) as (typeof french)[number];
+  const name = blueprintName(offered.yaml);
+
+  it("in its folder, from its source, with a name it gave", () => {
+    expect(isBridgeBlueprint(offered.path, { metadata: { name, source_url: offered.sourceUrl } })).toBe(true);
+    expect(
+      isBridgeBlueprint("reward_facts/celebrate.yaml", { metadata: { name, source_url: offered.sourceUrl } }),
+    ).toBe(false);
+    expect(
+      isBridgeBlueprint(offered.path, { metadata: { name: "Mine", source_url: offered.sourceUrl } }),
+    ).toBe(false);
+    expect(
+      isBridgeBlueprint(offered.path, { metadata: { name, source_url: "https://example.com/x.yaml" } }),
+    ).toBe(false);
+    expect(isBridgeBlueprint(offered.path, { error: "unreadable" })).toBe(false);
   });
 });
