@@ -1,12 +1,13 @@
 // The bridge's command line: `--help` prints the options (config/help.ts) and exits 0; `--remove`
 // runs the removal step instead of the bridge (`--force`: even while another bridge still holds
-// the household lease); any other argument is a mistake, reported in one
-// line with exit code 2 before anything starts. Everything else is configured by options and
-// environment variables (run-bridge.ts).
+// the household lease); any other argument is a mistake, reported in one line with exit code 2
+// before anything starts, as is a Node.js line the bridge does not run on (node-line.ts).
+// Everything else is configured by options and environment variables (run-bridge.ts).
 import { parseArgs } from "node:util";
 import { EXIT_USAGE, usageLine } from "./cli-usage.js";
 import { bridgeHelp } from "./config/help.js";
-import { EXIT_OK } from "./exit-codes.js";
+import { EXIT_CONFIG, EXIT_OK } from "./exit-codes.js";
+import { unsupportedNodeLine } from "./node-line.js";
 import { runBridge } from "./run-bridge.js";
 
 export interface BridgeCliIo {
@@ -49,6 +50,8 @@ export async function bridgeCommand(
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
   },
+  /** The Node.js running it (a test gives another). */
+  nodeVersion: string = process.versions.node,
 ): Promise<number> {
   const args = parseBridgeArgs(argv);
   if (args === "help") {
@@ -58,6 +61,11 @@ export async function bridgeCommand(
   if ("problem" in args) {
     io.stderr(`${usageLine("npm start", args.problem)}\n`);
     return EXIT_USAGE;
+  }
+  const unsupported = unsupportedNodeLine(nodeVersion);
+  if (unsupported) {
+    io.stderr(`${unsupported}\n`);
+    return EXIT_CONFIG;
   }
   return runBridge(env, args.run === "removal" ? { remove: true, force: args.force } : {});
 }

@@ -7,6 +7,7 @@ import { type BridgeConfig, homeAssistantAccess } from "./config/load-config.js"
 import { EXIT_CONFIG, EXIT_FAILURE, EXIT_OK } from "./exit-codes.js";
 import { DEMO_ENTITY_PREFIX, RemovalRefusedError, removeFromHomeAssistant } from "./ha/index.js";
 import type { Logger } from "./log/logger.js";
+import { forgetHomeAssistant } from "./store/index.js";
 
 /** However long Home Assistant takes to come up, the removal gives up after this. */
 const REMOVAL_LIMIT_MS = 5 * 60_000;
@@ -36,7 +37,18 @@ export async function runRemoval(
       signal,
       force: options.force === true,
     });
-    return result.failed.length > 0 ? EXIT_FAILURE : EXIT_OK;
+    if (result.failed.length > 0) return EXIT_FAILURE;
+    // Home Assistant holds nothing of the bridge now: neither does the data directory's memory of it.
+    try {
+      await forgetHomeAssistant(config.dataDir, logger);
+    } catch (error) {
+      logger.warn(
+        { dataDir: config.dataDir, reason: (error as Error).message },
+        "the data directory could not forget what it knew of Home Assistant: run the removal again",
+      );
+      return EXIT_FAILURE;
+    }
+    return EXIT_OK;
   } catch (error) {
     if (error instanceof RemovalRefusedError) {
       logger.error(`nothing was removed: ${error.message}`);

@@ -11,6 +11,9 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
+/** A Node.js line the bridge runs on, whatever runs the tests. */
+const SUPPORTED = "22.12.0";
+
 describe("the bridge's command line", () => {
   it("runs the bridge without arguments, the removal with --remove, the help with --help", () => {
     expect(parseBridgeArgs([])).toEqual({ run: "bridge" });
@@ -106,8 +109,20 @@ describe("bridgeCommand", () => {
 
   it("runs the bridge without arguments: here refused for its missing token, exit 2", async () => {
     const output = captureProcessOutput();
-    expect(await bridgeCommand([], {}, io().io)).toBe(EXIT_CONFIG);
+    expect(await bridgeCommand([], {}, io().io, SUPPORTED)).toBe(EXIT_CONFIG);
     expect(output.err.join("")).toContain("REWARD_FACTS_API_TOKEN: is required");
+  });
+
+  it("refuses a Node.js line it does not run on, in one line that says how to get one, before anything", async () => {
+    for (const old of ["20.19.4", "22.11.0", "23.9.0", "18.20.0"]) {
+      const streams = io();
+      expect(await bridgeCommand([], {}, streams.io, old)).toBe(EXIT_CONFIG);
+      expect(streams.err).toEqual([
+        `Node.js ${old} is not supported: the bridge runs on Node.js 22 (22.12 or later), 24 or 26; without one installed, run it with npx --yes --package=node@22 -- npm start\n`,
+      ]);
+    }
+    // --help still answers.
+    expect(await bridgeCommand(["--help"], {}, io().io, "20.19.4")).toBe(EXIT_OK);
   });
 
   it("runs the removal step with --remove, whatever the options say: here without Home Assistant, exit 2", async () => {
@@ -120,7 +135,7 @@ describe("bridgeCommand", () => {
       REWARD_FACTS_DATA_DIR: join(dir, "data"),
       REWARD_FACTS_HEARTBEAT_FILE: join(dir, "heartbeat"),
     };
-    expect(await bridgeCommand(["--remove"], env, io().io)).toBe(EXIT_CONFIG);
+    expect(await bridgeCommand(["--remove"], env, io().io, SUPPORTED)).toBe(EXIT_CONFIG);
     await waitFor(() => output.out.join("").includes("REWARD_FACTS_REMOVE: needs HA_URL and HA_TOKEN"));
   });
 });

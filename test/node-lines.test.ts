@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { GET_A_SUPPORTED_NODE, NODE_ENGINES, supportedNode } from "../src/node-line.js";
 import { readText } from "./addon/supervisor-rules.js";
 
 // The Node lines the project supports are those Node maintains; package.json's engines, README,
@@ -25,6 +26,20 @@ const ciLegs = [
 const imageLine = Number(/^FROM node:(\d+)\./m.exec(readText("addon/Dockerfile"))?.[1]);
 
 describe("the supported Node lines", () => {
+  it("are the ones the bridge accepts at start (node-line.ts), and README says how to get one", () => {
+    expect(NODE_ENGINES).toBe(engines);
+    for (const [version, ok] of [
+      ["22.12.0", true],
+      ["22.11.9", false],
+      ["23.1.0", false],
+      ["24.0.0", true],
+      ["26.13.1", true],
+      ["v20.19.4", false],
+    ] as const)
+      expect(supportedNode(version), version).toBe(ok);
+    expect(readText("README.md")).toContain(GET_A_SUPPORTED_NODE);
+  });
+
   it("are what package.json's engines admit: 22, 24 and 26, no older line", () => {
     for (const line of SUPPORTED_LINES) expect(admitsLine(engines, line), `Node ${line}`).toBe(true);
     for (const line of [18, 20, 21]) expect(admitsLine(engines, line), `Node ${line}`).toBe(false);

@@ -51,7 +51,8 @@ export default defineConfig({
   test: {
     root: fileURLToPath(new URL("..", import.meta.url)),
     // Every temporary folder of the run under one, removed at its end (lab/temp-root.ts).
-    globalSetup: ["test/lab/temp-root.ts"],
+    // On a Node.js line the bridge runs on (the bridges it spawns refuse any other).
+    globalSetup: ["test/support/supported-node.ts", "test/lab/temp-root.ts"],
     // No test on the real clock begins in the household's last minute of a day (see the file).
     setupFiles: ["test/support/new-day-guard.ts"],
     testTimeout: 30_000,

@@ -54,12 +54,15 @@ const assistSchema = z.object({
   aliases: z.record(z.string(), z.string()),
 });
 
+/** The store's key of what was offered to Assist. */
+export const ASSIST_MEMORY_KEY = "assist";
+
 /** What was offered to Assist. A damaged record is set aside: offered again as on a first start. */
 export function assistMemoryOn(
   store: Store,
   logger: Logger,
 ): Memory<{ exposed: string[]; aliases: Record<string, string> }> {
-  const kept = keptValue(store, "assist", assistSchema, logger, {
+  const kept = keptValue(store, ASSIST_MEMORY_KEY, assistSchema, logger, {
     what: "what was offered to Assist",
     instead:
       "the children's entities are offered again as on a first start (aliases already there are left alone)",

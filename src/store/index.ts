@@ -11,6 +11,7 @@ export { cursorStoreOn } from "./cursor-store.js";
 export { DeliveredLog } from "./delivered-log.js";
 export { derivedStoreOn } from "./derived-store.js";
 export { StoreClosedError, StoreError, StoreOpenError, StoreValueError, StoreWriteError } from "./errors.js";
+export { forgetHomeAssistant } from "./forget-home-assistant.js";
 export type { JsonValue } from "./json.js";
 export { type OpenStoreOptions, openStore, type Store } from "./open-store.js";
 export { RecentDeliveryLog } from "./recent-delivery-log.js";

@@ -125,12 +125,17 @@ export function unreadableText(texts: Texts, firstName: string, reasonFrom: stri
   ].join("\n");
 }
 
-/** The bridge's status when it is not `ok`. */
+/**
+ * The bridge's status when it is not `ok`, in the household's words: its `message` (a sentence the
+ * bridge writes in the household's language), never the raw state (`token_invalid`) nor the last
+ * error (the API's own words, in English, an address among them), which the log and the status's
+ * attributes keep for whoever looks further.
+ */
 export function bridgeStatusText(texts: Texts, statusEntity: string): string {
   return [
-    `<ha-alert alert-type="warning" title="Reward Facts: {{ states(${literal(statusEntity)}) }}">`,
-    `{{ state_attr(${literal(statusEntity)}, "message") or "" }}`,
-    `{{ state_attr(${literal(statusEntity)}, "last_error") or ${literal(texts.dashboard.see_log)} }}`,
+    `<ha-alert alert-type="warning" title="${texts.dashboard.bridge_alert}">`,
+    `{{ state_attr(${literal(statusEntity)}, "message") or ${literal(texts.dashboard.not_published_yet_bridge)} }}`,
+    texts.dashboard.see_log,
     "</ha-alert>",
   ].join("\n");
 }

@@ -125,5 +125,8 @@ export const en = {
     advice_api_unreachable: "The bridge keeps trying by itself; its log tells more if this lasts.",
     advice_bridge_stopped: "Start the Reward Facts add-on (or the bridge) again.",
     see_log: "See the bridge's log.",
+    /** The title of the bridge's alert on the dashboard, when its status is not `ok`. */
+    bridge_alert: "Reward Facts bridge",
+    not_published_yet_bridge: "The bridge has not said how it is yet, or is not running.",
   },
 };

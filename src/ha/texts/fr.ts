@@ -118,6 +118,8 @@ export const fr: Texts = {
     advice_api_unreachable: "Le pont continue d'essayer de lui-même ; son journal en dit plus si cela dure.",
     advice_bridge_stopped: "Redémarrez le module complémentaire Reward Facts (ou le pont).",
     see_log: "Voir le journal du pont.",
+    bridge_alert: "Pont Reward Facts",
+    not_published_yet_bridge: "Le pont n'a pas encore dit comment il va, ou ne tourne pas.",
   },
 };
 

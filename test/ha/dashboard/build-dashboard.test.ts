@@ -566,3 +566,27 @@ describe("a mark saved by an earlier bridge", () => {
     expect(judge(saved, config)).toBe("same");
   });
 });
+
+describe("the bridge's alert on the dashboard", () => {
+  const alertOf = (config: LovelaceConfig) =>
+    JSON.stringify(
+      allCards(config).filter((card) =>
+        JSON.stringify(card).includes('ha-alert alert-type=\\"warning\\" title='),
+      ),
+    );
+
+  it("speaks the household's language and shows the bridge's message, never its raw state nor the API's error", () => {
+    for (const [texts, title] of [
+      [en, "Reward Facts bridge"],
+      [fr, "Pont Reward Facts"],
+    ] as const) {
+      for (const haVersion of [OLDEST, CURRENT]) {
+        const alert = alertOf(build({ texts, haVersion }));
+        expect(alert).toContain(`title=\\"${title}\\"`);
+        expect(alert).toContain('\\"message\\"');
+        expect(alert).toContain(texts.dashboard.see_log);
+        expect(alert).not.toMatch(/last_error|states\(/);
+      }
+    }
+  });
+});

@@ -118,6 +118,7 @@ async function everything(): Promise<Everything> {
 describe(`the removal step on Home Assistant ${version}`, () => {
   it("removes everything a bridge made in MQTT mode and leaves the rest", async () => {
     const run = await lab.start({ publish: "mqtt", env: { REWARD_FACTS_DASHBOARD: "true" } });
+    const facts = await ha.subscribeEvents("reward_facts_event");
     await ha.waitFor(
       async () => {
         const now = await everything();
@@ -162,6 +163,13 @@ describe(`the removal step on Home Assistant ${version}`, () => {
         description: "the helpers' category",
       });
     }
+    // A fact delivered just before the removal: a bridge started again must not judge it lost.
+    const lea = lab.rig.sim.children.ordinary;
+    const cheer = lab.rig.sim.addEvent(lea.id, { type: "cheer_sent", cheer: "bravo" });
+    await ha.waitFor(() => facts.events.find((event) => event.data.event_id === cheer.id), {
+      timeoutMs: 60_000,
+      description: "a fact delivered before the removal",
+    });
     expect(await run.stop()).toBe(0);
     // A child an earlier run announced, no longer in the household (not in this data directory),
     // and what is not the bridge's: another integration's config, the demo's state, a notification.
@@ -198,10 +206,11 @@ describe(`the removal step on Home Assistant ${version}`, () => {
     // The removal step run in this process, as the bridge's process runs it after reading its
     // configuration (the REST case below runs the process itself): what it does is then counted
     // by the suite's coverage, which does not see into child processes.
+    // On the bridge's own data directory, as standalone (or an add-on reinstalled with its folder).
     const removal = await removeInProcess({
       ...lab.rig.bridgeEnv,
       REWARD_FACTS_PUBLISH: "mqtt",
-      REWARD_FACTS_DATA_DIR: await mkdtemp(join(tmpdir(), "rf-removal-")),
+      REWARD_FACTS_DATA_DIR: run.env.REWARD_FACTS_DATA_DIR as string,
     });
     expect(removal.code).toBe(0);
 
@@ -229,6 +238,24 @@ describe(`the removal step on Home Assistant ${version}`, () => {
     expect(log).not.toContain("publishing");
     expect(log).not.toContain(lab.rig.user.password);
     await ha.api("DELETE", "/api/states/sensor.reward_facts_demo_lea_points");
+
+    // Installed again on the same folder: it starts as on a first start in this Home Assistant,
+    // sends nothing again, and says nothing of a restart of Home Assistant.
+    const again = lab.again(run);
+    await ha.waitForState(childEntityId("lea", "minutes_remaining"), (s) => s.state !== "unavailable", {
+      timeoutMs: 90_000,
+    });
+    const later = lab.rig.sim.addEvent(lea.id, { type: "cheer_sent", cheer: "super" });
+    await ha.waitFor(() => facts.events.find((event) => event.data.event_id === later.id), {
+      timeoutMs: 60_000,
+      description: "a new fact after the reinstall",
+    });
+    expect(facts.events.filter((event) => event.data.event_id === cheer.id)).toHaveLength(1);
+    expect(again.text()).not.toMatch(/restarted without the last facts/);
+    // What was offered to Assist was forgotten with the rest: offered again.
+    expect(again.text()).toContain("offered the children's entities to Assist");
+    await again.stop();
+    await facts.close();
   }, 300_000);
 
   it("removes the states a bridge wrote in REST mode, with no API token or address given", async () => {
