@@ -124,6 +124,7 @@ export function wireSink(options: HomeAssistantSinkOptions, onRefusalEnded: () =
     recentDeliveries: options.recentDeliveries,
     redeliveryWindowMs: options.redeliveryWindowMs,
     lease: options.lease,
+    texts,
   });
   const diagnostics = new BridgeDiagnostics();
   const parts = sinkParts({

@@ -40,6 +40,15 @@ export class DeliveryPart implements SinkPart {
     });
   }
 
+  /** The household's language changed: the records are named in it (those a person named stay). */
+  async language(): Promise<void> {
+    if (!this.#ready()) return;
+    this.#events.records.reset();
+    await this.#events.records.ensure(this.#children).catch((error: unknown) => {
+      this.#logger.warn({ err: error }, "the delivery records could not be checked in Home Assistant");
+    });
+  }
+
   /** Every drop, a clean stop of Home Assistant too: facts answered just before may be owed. */
   disconnected(): void {
     this.#events.dropped();

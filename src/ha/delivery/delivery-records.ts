@@ -10,6 +10,8 @@ import {
   listInputTexts,
   updateInputText,
 } from "../link/input-text-helpers.js";
+import { en } from "../texts/en.js";
+import { fill, languages, type Texts } from "../texts/texts.js";
 import { type DeliveryStream, deliveryStreams, streamKey } from "./delivery-stream.js";
 
 /**
@@ -46,11 +48,13 @@ export class DeliveryRecords {
   readonly #entityIds = new Map<string, string>();
   #supported: boolean | undefined;
   #warned = false;
+  readonly #texts: () => Texts;
 
-  constructor(link: CommandLink, logger: Logger, names: EntityNames) {
+  constructor(link: CommandLink, logger: Logger, names: EntityNames, texts: () => Texts = () => en) {
     this.#link = link;
     this.#logger = logger;
     this.#names = names;
+    this.#texts = texts;
   }
 
   /** false once Home Assistant has said it has no `input_text`; undefined until asked. */
@@ -91,8 +95,8 @@ export class DeliveryRecords {
       if (!item) {
         id = await this.#create(record.child, record.stream);
         created.push(id);
-      } else if ((item.max ?? 0) < RECORD_MAX_LENGTH) {
-        await this.#widen(item, record.child);
+      } else if ((item.max ?? 0) < RECORD_MAX_LENGTH || this.#renamed(item, record.child, record.stream)) {
+        await this.#widen(item, record.child, record.stream);
       }
       wanted.set(id, record);
     }
@@ -121,7 +125,7 @@ export class DeliveryRecords {
     // The name at creation sets the id (and the entity id); the readable name comes after.
     const id = await createInputText(this.#link, {
       id: `${recordPrefixOf(this.#names, stream)}${child.id}`,
-      name: `Reward Facts ${stream === "journal" ? "delivery" : "derived facts"} record (${child.firstName})`,
+      name: recordName(this.#texts(), child, stream),
       max: RECORD_MAX_LENGTH,
       icon: RECORD_ICON,
     });
@@ -133,16 +137,29 @@ export class DeliveryRecords {
   }
 
   /**
-   * A record left holding at most 100 characters (earlier versions renamed it with an update that
-   * reset its max): widened, its other settings kept, before a longer id is refused.
+   * Whether a record bears a name the bridge gave it in another language than the household's now
+   * (or before names followed it): named again. A name a person gave it stays.
    */
-  async #widen(item: InputTextItem, child: ChildRef): Promise<void> {
+  #renamed(item: InputTextItem, child: ChildRef, stream: DeliveryStream): boolean {
+    const wanted = recordName(this.#texts(), child, stream);
+    if (item.name === wanted) return false;
+    return Object.values(languages).some((texts) => recordName(texts, child, stream) === item.name);
+  }
+
+  /**
+   * A record left holding at most 100 characters (earlier versions renamed it with an update that
+   * reset its max) is widened, before a longer id is refused; one named in another language is
+   * named in the household's. Its other settings are kept (an update says them all again).
+   */
+  async #widen(item: InputTextItem, child: ChildRef, stream: DeliveryStream): Promise<void> {
     const { id, ...settings } = item;
-    await updateInputText(this.#link, id, { ...settings, max: RECORD_MAX_LENGTH });
-    this.#logger.info(
-      { child: child.firstName, helper: id, was: item.max ?? null },
-      "widened the child's delivery record in Home Assistant to hold any fact's id",
-    );
+    const name = this.#renamed(item, child, stream) ? recordName(this.#texts(), child, stream) : item.name;
+    await updateInputText(this.#link, id, { ...settings, name, max: RECORD_MAX_LENGTH });
+    if ((item.max ?? 0) < RECORD_MAX_LENGTH)
+      this.#logger.info(
+        { child: child.firstName, helper: id, was: item.max ?? null },
+        "widened the child's delivery record in Home Assistant to hold any fact's id",
+      );
   }
 
   #unsupported(): void {
@@ -154,6 +171,13 @@ export class DeliveryRecords {
         "record, and one whose delivery is in doubt after a crash is sent again, marked redelivered",
     );
   }
+}
+
+/** The name a record is shown by, in the household's language. */
+function recordName(texts: Texts, child: ChildRef, stream: DeliveryStream): string {
+  return fill(stream === "journal" ? texts.helpers.delivery_record : texts.helpers.derived_record, {
+    child: child.firstName,
+  });
 }
 
 /** What a record of `stream` is named from at creation, before the child's id. */

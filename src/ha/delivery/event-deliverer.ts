@@ -14,6 +14,7 @@ import type { EntityNames } from "../entities/entity-names.js";
 import { type EntityPublisher, FactsMustWaitError } from "../entities/entity-publisher.js";
 import type { HomeAssistantLink } from "../link/connection.js";
 import { HomeAssistantConnectionError, HomeAssistantNotConnectedError } from "../link/errors.js";
+import type { Texts } from "../texts/texts.js";
 import { DeliveryRecords } from "./delivery-records.js";
 import { type DeliveryScriptResult, deliveryScript, readDeliveryResult } from "./delivery-script.js";
 import { type DeliveryStream, streamOf } from "./delivery-stream.js";
@@ -34,6 +35,8 @@ export interface EventDelivererOptions {
   redeliveryWindowMs?: number | undefined;
   /** The household lease each delivery checks, and who is told when one is refused for it. */
   lease?: DeliveryLease | undefined;
+  /** The household's language, as it is now: the records' names. English when not given. */
+  texts?: () => Texts;
 }
 
 /** The household lease as a delivery meets it (household-lease.ts). */
@@ -77,7 +80,7 @@ export class EventDeliverer {
     this.#logger = options.logger;
     this.#identityOf = options.identityOf;
     this.#lease = options.lease;
-    this.records = new DeliveryRecords(options.connection, options.logger, options.names);
+    this.records = new DeliveryRecords(options.connection, options.logger, options.names, options.texts);
     this.#recent = new RecentDeliveries(
       options.redeliveryWindowMs ?? REDELIVERY_WINDOW_MS,
       options.recentDeliveries,

@@ -272,7 +272,8 @@ class HouseholdLease implements HeldLease {
     if (items.some((item) => item.id === this.#helperId)) return;
     await createInputText(this.#connection, {
       id: this.#helperId,
-      name: "Reward Facts bridge lease",
+      // In Home Assistant's language as it is at creation (named once: a person may rename it).
+      name: textsFor(this.#connection.language).texts.helpers.lease,
       max: 255,
       icon: "mdi:key-chain-variant",
     });

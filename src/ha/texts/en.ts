@@ -63,6 +63,12 @@ export const en = {
     api_unreachable: "API unreachable",
     bridge_stopped: "the bridge stopped",
   },
+  /** The names of the bridge's own helpers (Settings → Helpers, in their category). */
+  helpers: {
+    delivery_record: "Reward Facts delivery record ({child})",
+    derived_record: "Reward Facts derived facts record ({child})",
+    lease: "Reward Facts bridge lease",
+  },
   /** Home Assistant's labels and categories (2024.4 and later). */
   organize: {
     /** The label on each child's device (a user's own of that name is used as it is). */

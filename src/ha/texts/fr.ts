@@ -59,6 +59,11 @@ export const fr: Texts = {
     api_unreachable: "API injoignable",
     bridge_stopped: "le pont est arrêté",
   },
+  helpers: {
+    delivery_record: "Registre de remise des faits Reward Facts ({child})",
+    derived_record: "Registre des faits déduits Reward Facts ({child})",
+    lease: "Bail du pont Reward Facts",
+  },
   organize: {
     children_label: "Enfants",
     helpers_category: "Pont Reward Facts",

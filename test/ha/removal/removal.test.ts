@@ -256,6 +256,14 @@ describe(`the removal step on Home Assistant ${version}`, () => {
     expect(again.text()).toContain("offered the children's entities to Assist");
     await again.stop();
     await facts.close();
+    // And removed again, so that the next test starts on a Home Assistant without the bridge.
+    const cleanUp = await removeInProcess({
+      ...lab.rig.bridgeEnv,
+      REWARD_FACTS_PUBLISH: "mqtt",
+      REWARD_FACTS_DATA_DIR: await mkdtemp(join(tmpdir(), "rf-removal-")),
+    });
+    expect(cleanUp.code).toBe(0);
+    expect((await everything()).devices).toEqual([]);
   }, 300_000);
 
   it("removes the states a bridge wrote in REST mode, with no API token or address given", async () => {

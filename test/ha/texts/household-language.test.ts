@@ -49,6 +49,20 @@ const notifications = () =>
   ha.wsCommand<Array<{ notification_id: string; title: string; message: string }>>({
     type: "persistent_notification/get",
   });
+/** The names of the bridge's helpers (its delivery records and its lease), sorted. */
+const helperNames = async () =>
+  (await ha.wsCommand<Array<{ id: string; name: string }>>({ type: "input_text/list" }))
+    .filter((item) => item.id.startsWith("reward_facts_"))
+    .map((item) => item.name)
+    .sort();
+const recordNames = (texts: typeof en) =>
+  ["Léa", "Inès"]
+    .flatMap((child) => [
+      texts.helpers.delivery_record.replace("{child}", child),
+      texts.helpers.derived_record.replace("{child}", child),
+    ])
+    .concat(texts.helpers.lease)
+    .sort();
 const dashboardTitle = async () =>
   (await ha.wsCommand<Array<{ url_path: string; title: string }>>({ type: "lovelace/dashboards/list" })).find(
     (dashboard) => dashboard.url_path === "reward-facts",
@@ -122,6 +136,11 @@ describe(`the household's language, Home Assistant ${version}`, () => {
       url_path: "reward-facts",
     });
     expect(config.views[0]?.title).toBe(fr.dashboard.today_view);
+    // Its helpers too (Settings → Helpers): the delivery records and the lease, named in French.
+    await waitUntil(
+      async () => JSON.stringify(await helperNames()) === JSON.stringify(recordNames(fr)),
+      "the bridge's helpers named in French",
+    );
 
     // What a parent reads, drawn by Home Assistant's frontend in a French browser.
     const devices = await ha.wsCommand<Array<{ id: string; identifiers: string[][] }>>({
@@ -210,6 +229,15 @@ describe(`the household's language, Home Assistant ${version}`, () => {
     await waitUntil(
       async () => (await dashboardTitle()) === en.dashboard.title,
       "the dashboard named in English",
+    );
+    // The records follow; the lease keeps the name it was created with (a person may rename it).
+    await waitUntil(
+      async () =>
+        JSON.stringify(await helperNames()) ===
+        JSON.stringify(
+          [...recordNames(en).filter((name) => name !== en.helpers.lease), fr.helpers.lease].sort(),
+        ),
+      "the delivery records named in English",
     );
     expect(bridge.running).toBe(true);
   }, 120_000);
