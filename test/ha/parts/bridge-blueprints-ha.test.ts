@@ -159,9 +159,9 @@ if (readsThem)
       const listed = await ha.waitFor(
         async () => {
           const found = await ours();
-          return found["reward_facts_bridge/session_over.yaml"]?.metadata?.source_url?.includes(
-            "/reward_facts/",
-          )
+          // Every one but the renamed one saved in English (they are saved one after another).
+          const english = offeredBlueprints("en").filter((b) => !b.path.endsWith("/minutes_low.yaml"));
+          return english.every((b) => found[b.path]?.metadata?.source_url === b.sourceUrl)
             ? found
             : undefined;
         },
@@ -184,10 +184,15 @@ if (readsThem)
         timeoutMs: 60_000,
         description: "the next run following Léa",
       });
-      await ha.waitFor(() => again.output.some((line) => line.includes("was changed in Home Assistant")), {
-        timeoutMs: 30_000,
-        description: "the next run's look at the blueprints",
-      });
+      // Said once the parts' turn at the connection is over, the blueprints' included.
+      await ha.waitFor(
+        () => again.output.some((line) => line.includes("Home Assistant is running: publishing")),
+        {
+          timeoutMs: 30_000,
+          description: "the next run's connection done",
+        },
+      );
+      expect(again.output.filter((line) => line.includes("was changed in Home Assistant"))).toHaveLength(1);
       expect(again.output.filter((line) => line.includes("offered the bridge's blueprints"))).toHaveLength(0);
       await again.stop();
     }, 300_000);
