@@ -6,7 +6,14 @@ import type { BridgeProcess } from "../support/bridge-process.js";
 import { suiteOnRig } from "../support/lab-bridges.js";
 
 // Five restarts of a real Home Assistant while facts flow: after each, every state is back
-// within 10 s of RUNNING; in the end no fact was lost or repeated.
+// within 10 s of RUNNING; in the end no fact was lost, and none repeated but one caught by a stop.
+//
+// Core's stop cancels its websocket tasks (core.py, stage 2, 2024.3 and 2026.11 alike), a
+// delivery script among them, and the script ends between its steps: a fact sent at that very
+// moment can fire with its record left unwritten. After the restart the bridge cannot tell it
+// from one that never fired, and sends it again marked `redelivered` (the contract's "may have
+// arrived before"). Seen once, in a fresh-clone CI run on 2024.3.3. That repeat, and only that
+// one, is allowed: named by the bridge's warning, twice in all, first unmarked then marked.
 
 const RESTARTS = 5;
 const version = testedHomeAssistantVersion();
@@ -71,8 +78,16 @@ describe(`Home Assistant ${version} restarts`, () => {
       redelivered: arrivals.filter((data) => data.event_id === id).map((data) => data.redelivered),
     }));
     const missing = journal.filter((id) => !logged.includes(id));
+    const inDoubtAtStop = bridge.output
+      .filter((line) => line.includes("Home Assistant restarted while a fact was in doubt"))
+      .map((line) => /"event":"([^"]+)"/.exec(line)?.[1]);
+    const caughtByStop = repeated.filter(
+      ({ id, redelivered }) =>
+        inDoubtAtStop.includes(id) && redelivered.length === 2 && !redelivered[0] && redelivered[1] === true,
+    );
+    expect(caughtByStop.length).toBeLessThanOrEqual(RESTARTS);
     expect(
-      { repeated, missing },
+      { repeated: repeated.filter((repeat) => !caughtByStop.includes(repeat)), missing },
       `the bridge about Home Assistant:\n${bridge.output.filter((line) => /Home Assistant|redeliver/.test(line)).join("\n")}`,
     ).toEqual({ repeated: [], missing: [] });
     expect(journal.length).toBeGreaterThan(40);
