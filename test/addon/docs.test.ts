@@ -24,7 +24,7 @@ import { contractNames } from "../../src/ha/entities/entity-names.js";
 import { BROKER_NOTIFICATION_ID, TOKEN_NOTIFICATION_ID } from "../../src/ha/index.js";
 import { en } from "../../src/ha/texts/en.js";
 import { sampleCalmDay, sampleToday } from "../support/facts.js";
-import { anchorsOf, docPages, repositoryLinks } from "./markdown.js";
+import { anchor, anchorsOf, docPages, prose, repositoryLinks } from "./markdown.js";
 import { readText, repoRoot } from "./supervisor-rules.js";
 
 // DOCS.md and the pages it links against the code: every list here comes from the code, so a new
@@ -38,8 +38,42 @@ const entitiesPage = readText("addon/docs/entities.md");
 const troubleshootingPage = readText("addon/docs/troubleshooting.md");
 const dashboardPage = readText("addon/docs/dashboard.md");
 const blueprintsPage = readText("addon/docs/blueprints.md");
-/** The Documentation tab shows DOCS.md whole: a parent reads it there (peers' are 3 to 12 KB). */
+/**
+ * The Documentation tab shows DOCS.md whole: a parent reads it there (peers' are 3 to 12 KB), in
+ * one language, so the cap holds for each language's part.
+ */
 const DOCS_MAX_BYTES = 15_500;
+
+/**
+ * DOCS in French, for the parents who read it in French (issue 56): below the English, under one
+ * heading, since the tab follows no link to another file. A line at the top points to it.
+ */
+const FRENCH_TITLE = "En français";
+const frenchStart = docs.search(new RegExp(`^## ${FRENCH_TITLE}$`, "m"));
+/** The line of DOCS' top (its first 5) that links to the French part; it is French, counted there. */
+const frenchPointer = docs
+  .split("\n")
+  .slice(0, 5)
+  .find((line) => line.includes(`](#${anchor(FRENCH_TITLE)})`));
+/** Everything before the French heading, but the pointer to it. */
+const english = (frenchStart < 0 ? docs : docs.slice(0, frenchStart)).replace(`${frenchPointer}\n`, "");
+/** From the French heading to the end. */
+const french = frenchStart < 0 ? "" : docs.slice(frenchStart);
+const headingsOf = (text: string, level: string) =>
+  [...prose(text).matchAll(new RegExp(`^${level} (.+)$`, "gm"))].map((m) => (m[1] as string).trim());
+/** The French part's subsections, one for each of the parent's sections of the English. */
+const frenchSections = {
+  installation: "Installer l'add-on",
+  options: "Les options",
+  "what appears": "Ce qui apparaît dans Home Assistant",
+  blueprints: "Les blueprints",
+  Assist: "Demander à Assist",
+  removal: "Retirer le pont",
+  troubleshooting: "En cas de problème",
+};
+/** A `###` subsection of the French part, up to the next `###` or higher heading. */
+const frenchSection = (title: string) =>
+  french.split(/^(?=#{1,3} )/m).find((part) => part.startsWith(`### ${title}\n`)) ?? "";
 
 /** Every status the status sensor can show; the type makes the record complete. */
 const statusStates: Record<BridgeState | "ha_degraded" | "broker_refused", true> = {
@@ -102,8 +136,55 @@ const yamlOf = (text: string) => [...text.matchAll(/```yaml\n([\s\S]*?)```/g)].m
 const yamlBlocks = yamlOf(docs);
 
 describe("DOCS.md", () => {
-  it(`stays short enough to read in the Documentation tab (at most ${DOCS_MAX_BYTES} bytes)`, () => {
-    expect(Buffer.byteLength(docs, "utf8")).toBeLessThanOrEqual(DOCS_MAX_BYTES);
+  it.each([
+    ["English", english],
+    ["French", french],
+  ])(
+    `keeps its %s part short enough to read in the Documentation tab (at most ${DOCS_MAX_BYTES} bytes)`,
+    (_, part) => {
+      expect(part.length).toBeGreaterThan(0);
+      expect(Buffer.byteLength(part, "utf8")).toBeLessThanOrEqual(DOCS_MAX_BYTES);
+    },
+  );
+
+  it("links to its French part from its top, a line that reads well even where the link does not jump", () => {
+    expect(anchor(FRENCH_TITLE)).toBe("en-français");
+    expect(french.startsWith(`## ${FRENCH_TITLE}\n`)).toBe(true);
+    expect(frenchPointer).toBeDefined();
+    expect(frenchPointer).toContain("[la documentation pour les parents en français](#en-français)");
+    expect(frenchPointer).toContain("plus bas sur cette page");
+    // After the title, before the English begins.
+    expect(docs.indexOf(frenchPointer as string)).toBeLessThan(docs.indexOf("Children earn"));
+  });
+
+  it.each(Object.entries(frenchSections))("gives the French part a section on %s (### %s)", (_, title) => {
+    expect(headingsOf(french, "###")).toContain(title);
+    expect(frenchSection(title).length, title).toBeGreaterThan(200);
+  });
+
+  it("leaves no English heading in the French part, and gives no two headings the same anchor", () => {
+    const englishHeadings = headingsOf(english, "#{2,6}").map((heading) => heading.toLowerCase());
+    const frenchHeadings = headingsOf(french, "#{2,6}").map((heading) => heading.toLowerCase());
+    expect(englishHeadings.length).toBeGreaterThanOrEqual(10);
+    expect(frenchHeadings.filter((heading) => englishHeadings.includes(heading))).toEqual([]);
+    // GitHub numbers a repeated heading's anchor, which links here would not reach.
+    const anchors = anchorsOf("addon/DOCS.md");
+    expect(anchors.filter((name, i) => anchors.indexOf(name) !== i)).toEqual([]);
+  });
+
+  it.each(Object.keys(optionsSchema.shape))("names the option %s in the French part's table too", (key) => {
+    const table = frenchSection(frenchSections.options);
+    expect(table.split("\n").some((line) => line.startsWith(`| \`${key}\` |`))).toBe(true);
+  });
+
+  it("tells in French that Assist hands the children's names and figures to the conversation agent, cloud ones too, and how to keep it home", () => {
+    // Whatever the line breaks.
+    const assist = frenchSection(frenchSections.Assist).replace(/\s+/g, " ");
+    expect(assist).toContain(
+      "donner les prénoms des enfants et leurs chiffres (minutes, points, série, session) à l'agent de conversation du foyer, quel qu'il soit, y compris un agent dans le cloud",
+    );
+    expect(assist).toContain("mettez `assist` à `false`");
+    expect(assist).toContain("utilisez un agent local");
   });
 
   it("links only to files and sections that exist, from DOCS, its pages and README", () => {
@@ -121,15 +202,18 @@ describe("DOCS.md", () => {
   });
 
   it.each(Object.keys(optionsSchema.shape))("documents the option %s and its environment variable", (key) => {
-    expect(mentions(key)).toBe(true);
-    expect(mentions(environmentNames[key as keyof typeof environmentNames])).toBe(true);
+    expect(mentions(key, english)).toBe(true);
+    expect(mentions(environmentNames[key as keyof typeof environmentNames], english)).toBe(true);
   });
 
-  it("gives each option's default as the bridge has it", () => {
+  it.each([
+    ["English", english],
+    ["French", french],
+  ])("gives each option's default as the bridge has it (%s)", (_, part) => {
     const defaults = optionsSchema.parse({ api_token: "rf_api_x", api_base_url: "https://a.example" });
     for (const [key, value] of Object.entries(defaults)) {
       if (key === "api_token" || key === "api_base_url") continue;
-      const row = docs.split("\n").find((line) => line.startsWith(`| \`${key}\` |`));
+      const row = part.split("\n").find((line) => line.startsWith(`| \`${key}\` |`));
       expect(row, key).toContain(`\`${JSON.stringify(value).replace(/^"|"$/g, "")}\``);
     }
   });
@@ -138,10 +222,12 @@ describe("DOCS.md", () => {
     expect(mentions(childEntityId("<child>", kind), entitiesPage)).toBe(true);
   });
 
-  it("documents the status sensor and every state it can show (DOCS' table, the troubleshooting page)", () => {
-    expect(mentions(STATUS_ENTITY_ID)).toBe(true);
+  it("documents the status sensor and every state it can show (DOCS' tables, in both languages, the troubleshooting page)", () => {
+    expect(mentions(STATUS_ENTITY_ID, english)).toBe(true);
+    expect(mentions(STATUS_ENTITY_ID, french)).toBe(true);
     for (const state of Object.keys(statusStates)) {
-      expect(docs, state).toContain(`| \`${state}\` |`);
+      expect(english, state).toContain(`| \`${state}\` |`);
+      expect(french, state).toContain(`| \`${state}\` |`);
       expect(troubleshootingPage, state).toContain(`### \`${state}\``);
     }
   });
@@ -196,8 +282,10 @@ describe("DOCS.md", () => {
   });
 
   it("names the notifications (a refused token, a refused MQTT login)", () => {
-    expect(mentions(TOKEN_NOTIFICATION_ID)).toBe(true);
-    expect(mentions(BROKER_NOTIFICATION_ID)).toBe(true);
+    for (const part of [english, french]) {
+      expect(mentions(TOKEN_NOTIFICATION_ID, part)).toBe(true);
+      expect(mentions(BROKER_NOTIFICATION_ID, part)).toBe(true);
+    }
   });
 
   it("shows YAML that parses, here and on every page", () => {
@@ -249,12 +337,13 @@ describe("DOCS.md", () => {
     );
   });
 
-  it("names every blueprint, and its page gives an import link in each language to the file in the repository", () => {
+  it("names every blueprint (in both languages), and its page gives an import link in each language to the file in the repository", () => {
     for (const folder of ["reward_facts", "reward_facts_fr"]) {
       const blueprints = readdirSync(join(repoRoot, "addon/blueprints/automation", folder));
       expect(blueprints.length).toBeGreaterThanOrEqual(6);
       for (const file of blueprints) {
-        expect(mentions(file.replace(/\.yaml$/, "")), file).toBe(true);
+        expect(mentions(file.replace(/\.yaml$/, ""), english), file).toBe(true);
+        expect(mentions(file.replace(/\.yaml$/, ""), french), `${file} (French)`).toBe(true);
         const link = `blueprint_url=https://github.com/reward-facts/reward-facts-bridge/blob/main/addon/blueprints/automation/${folder}/${file}`;
         expect(blueprintsPage, `${folder}/${file}`).toContain(
           `https://my.home-assistant.io/create-link/?redirect=blueprint_import&${link})`,
