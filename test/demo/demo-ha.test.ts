@@ -67,6 +67,25 @@ const demoRecords = async () =>
     })
   ).filter((entry) => entry.platform === "input_text" && entry.unique_id.startsWith("reward_facts_demo_"));
 
+/**
+ * The demo's entities Assist is offered, as Settings → Voice assistants → Expose lists them: an entity
+ * exposed to no assistant is not there (2026.11 leaves it out of the command's answer; older releases
+ * list it with every assistant false).
+ */
+const demoExposed = async () =>
+  Object.entries(
+    (
+      await ha.wsCommand<{ exposed_entities: Record<string, Record<string, boolean>> }>({
+        type: "homeassistant/expose_entity/list",
+      })
+    ).exposed_entities,
+  )
+    .filter(
+      ([id, assistants]) =>
+        /^[a-z_]+\.reward_facts_demo_/.test(id) && Object.values(assistants).some(Boolean),
+    )
+    .map(([id]) => id);
+
 const demoDashboards = async () =>
   (await ha.wsCommand<Array<{ url_path: string }>>({ type: "lovelace/dashboards/list" })).filter(
     (dashboard) => dashboard.url_path === "reward-facts-demo",
@@ -141,6 +160,12 @@ describe(`the demo publishing to a real Home Assistant ${version}`, () => {
     expect(shown).toContain("sensor.reward_facts_demo_lea_minutes_remaining");
     expect(shown).not.toMatch(/\.reward_facts_(?!demo_)/);
     expect(output).toContain("sensor.reward_facts_demo_");
+    // Offered to Assist, as a real bridge offers its children's entities: 8 a child read.
+    await ha.waitFor(async () => (await demoExposed()).length >= 16, {
+      timeoutMs: 15_000,
+      description: "the 8 entities of each child read offered to Assist",
+    });
+    expect(await demoExposed()).toContain("sensor.reward_facts_demo_lea_minutes_remaining");
 
     // Nothing under the contract's names: no state, no event, the house's automation never ran.
     const contractIds = (await ha.getStates())
@@ -165,6 +190,8 @@ describe(`the demo publishing to a real Home Assistant ${version}`, () => {
     expect(await demoStates()).toEqual([]);
     expect(await demoRecords()).toEqual([]);
     expect(await demoDashboards()).toEqual([]);
+    // Gone from Assist too: no entity that no longer exists left in the Expose list.
+    expect(await demoExposed()).toEqual([]);
     expect(realEvents.events).toEqual([]);
     expect((await ha.getState("input_boolean.flag"))?.state).toBe("off");
     expect(output).not.toContain(ha.token);

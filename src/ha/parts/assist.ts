@@ -157,6 +157,28 @@ export class AssistExposure implements SinkPart {
     if (changed) await this.#o.memory?.save(record);
   }
 
+  /**
+   * Everything this run published goes (the demo's stop): what the bridge offered Assist is taken
+   * back too. Home Assistant keeps an exposure apart from the state (a REST-made state has no
+   * registry entry to take it along), so Settings → Voice assistants → Expose would go on listing
+   * entities that no longer exist. Never throws: the other parts' removal goes on.
+   */
+  async remove(): Promise<void> {
+    try {
+      const record = await this.#load();
+      if (record.exposed.length === 0) return;
+      await withdrawFromAssist(this.#o.link, record.exposed);
+      // The memory stays as it is: the app has closed the store by the time the sink closes, and
+      // the demo, the one run that removes at its stop, throws its store away.
+      this.#o.logger.info(
+        { entities: record.exposed.length },
+        "took the children's entities back from Assist",
+      );
+    } catch (error) {
+      this.#o.logger.warn({ err: error }, "the children's entities could not be taken back from Assist");
+    }
+  }
+
   /** An entity's aliases, where the registry's list leaves them out (older releases). */
   async #aliasesOf(entityId: string): Promise<Array<string | null>> {
     const entry = await this.#o.link.command<RegistryEntry>({
@@ -176,6 +198,19 @@ export class AssistExposure implements SinkPart {
     }
     return this.#record;
   }
+}
+
+/**
+ * Exposes the entities to no assistant any longer: Home Assistant 2026.11 then leaves them out of
+ * its exposed list, older releases list them with every assistant off (neither shows them exposed).
+ */
+export async function withdrawFromAssist(link: CommandLink, entityIds: readonly string[]): Promise<void> {
+  await link.command({
+    type: "homeassistant/expose_entity",
+    assistants: ["conversation"],
+    entity_ids: [...entityIds],
+    should_expose: false,
+  });
 }
 
 /** The entities given an alias: what a parent asks Assist about. */
