@@ -4,6 +4,7 @@ import { publishingBroker } from "./broker-choice.js";
 import { type BridgeConfig, homeAssistantAccess } from "./config/load-config.js";
 import { ConsoleSink } from "./console/console-sink.js";
 import { Engine } from "./engine/engine.js";
+import type { BridgeTimeOf } from "./engine/fact-age.js";
 import { FanOutSink } from "./engine/fan-out-sink.js";
 import { RateBudget } from "./engine/rate-budget.js";
 import type { Sink } from "./engine/sink.js";
@@ -24,6 +25,7 @@ import {
   bridgeIdentityOn,
   cursorStoreOn,
   derivedStoreOn,
+  diaryMemoryOn,
   type RecentDeliveryLog,
   type Store,
   slugMemoryOn,
@@ -34,6 +36,8 @@ export interface AppOptions {
   logger: Logger;
   /** Where facts go besides Home Assistant (the demo's terminal view); the log when there is no HA. */
   extraSink?: Sink;
+  /** The API's instants on the bridge's clock, when the API runs a clock of its own (the demo's). */
+  bridgeTimeOf?: BridgeTimeOf;
 }
 
 /**
@@ -44,6 +48,7 @@ export class App {
   readonly #config: BridgeConfig;
   readonly #logger: Logger;
   readonly #extraSink: Sink | undefined;
+  readonly #bridgeTimeOf: BridgeTimeOf | undefined;
   /** The data directory's store and logs, each once it has opened. */
   readonly #storage: BridgeStorage;
   #client: RewardFactsClient | undefined;
@@ -70,6 +75,7 @@ export class App {
     this.#config = options.config;
     this.#logger = options.logger;
     this.#extraSink = options.extraSink;
+    this.#bridgeTimeOf = options.bridgeTimeOf;
     this.#storage = new BridgeStorage({
       dataDir: this.#config.dataDir,
       logger: this.#logger,
@@ -138,6 +144,7 @@ export class App {
       timeZone: () => sink.timeZone() ?? config.timeZone,
       ...configuredEngineOptions(options, testHooks, logger),
       onTurn: () => heartbeat.beat(),
+      bridgeTimeOf: this.#bridgeTimeOf,
     });
     this.#engine.start().catch((error: unknown) => this.#failed(error));
     // The engine waits for the sink by itself (and keeps the heartbeat fresh meanwhile, however
@@ -191,6 +198,7 @@ export class App {
           dashboard: this.#config.options.dashboard,
           assist: this.#config.options.assist,
           assistMemory: this.#store ? assistMemoryOn(this.#store, this.#logger) : undefined,
+          diaryMemory: this.#store ? diaryMemoryOn(this.#store, this.#logger) : undefined,
           recentDeliveries: this.#recentDeliveries,
           redeliveryWindowMs: this.#redeliveryWindowMs,
           lease: this.#lease && {

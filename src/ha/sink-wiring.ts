@@ -19,6 +19,7 @@ import { BridgeBlueprints } from "./parts/bridge-blueprints.js";
 import { BridgeDiagnostics } from "./parts/bridge-diagnostics.js";
 import { BridgeNotices } from "./parts/bridge-notices.js";
 import { ChildButtons } from "./parts/child-buttons.js";
+import { type DiaryMemory, FactDiary } from "./parts/fact-diary.js";
 import { HouseholdLabels } from "./parts/household-labels.js";
 import type { SinkPart } from "./parts/sink-part.js";
 import { HouseholdLanguage } from "./texts/household-language.js";
@@ -55,6 +56,8 @@ export interface HomeAssistantSinkOptions {
   assist?: boolean;
   /** Where what was offered to Assist is kept across restarts. */
   assistMemory?: AssistMemory | undefined;
+  /** Where the children's latest facts are kept across restarts (fact-diary.ts). */
+  diaryMemory?: DiaryMemory | undefined;
   /** A child's Read now button was pressed (MQTT mode): the engine reads her next (the app wires it). */
   readNow?: ((childId: string) => void) | undefined;
   /**
@@ -143,6 +146,8 @@ export function wireSink(options: HomeAssistantSinkOptions, onRefusalEnded: () =
     blueprints: !(options.removeOnStop ?? false),
     assist: options.assist ?? true,
     assistMemory: options.assistMemory,
+    states,
+    diaryMemory: options.diaryMemory,
   });
   return { link, logger, names, language, slugs, identity, states, entities, events, diagnostics, parts };
 }
@@ -167,6 +172,9 @@ interface SinkPartsMaterials {
   blueprints: boolean;
   assist: boolean;
   assistMemory: AssistMemory | undefined;
+  /** Where the bridge's own states are written through REST (the diaries). */
+  states: StateWriter;
+  diaryMemory: DiaryMemory | undefined;
 }
 
 /**
@@ -207,6 +215,7 @@ function sinkParts(m: SinkPartsMaterials): SinkPart[] {
       enabled: m.assist,
       registryEntities: () => m.entities.mode === "mqtt",
     }),
+    new FactDiary({ states: m.states, names, texts, logger, memory: m.diaryMemory, ready }),
     m.diagnostics,
   ];
 }

@@ -72,3 +72,26 @@ export function assistMemoryOn(
     save: (record) => kept.set({ exposed: [...record.exposed], aliases: { ...record.aliases } }),
   };
 }
+
+const diarySchema = z.record(
+  z.string(),
+  z.array(
+    z.object({
+      id: z.string(),
+      at: z.string(),
+      type: z.enum(["behavior_validated", "session_started", "menu_item_consumed", "cheer_sent"]),
+      label: z.nullable(z.string()),
+      minutes: z.nullable(z.number()),
+      cheer: z.nullable(z.string()),
+    }),
+  ),
+);
+
+/** The children's latest facts (ha/parts/fact-diary.ts). A damaged record is set aside: the diaries start again. */
+export function diaryMemoryOn(store: Store, logger: Logger): Memory<z.infer<typeof diarySchema>> {
+  const kept = keptValue(store, "fact_diary", diarySchema, logger, {
+    what: "the children's latest facts",
+    instead: "their diaries start again from the next fact",
+  });
+  return { load: () => kept.get(), save: (diaries) => kept.set(structuredClone(diaries)) };
+}

@@ -6,7 +6,13 @@
 // requests, recent deliveries; the errors a data directory can raise; the store file's name (tests
 // look for it). Withheld: how the files are made durable (the keyv adapter, the coalescing writer,
 // the append log, the atomic rewrite): one way in, openStore or a log's open.
-export { assistMemoryOn, bridgeIdentityOn, type Memory, slugMemoryOn } from "./bridge-memories.js";
+export {
+  assistMemoryOn,
+  bridgeIdentityOn,
+  diaryMemoryOn,
+  type Memory,
+  slugMemoryOn,
+} from "./bridge-memories.js";
 export { cursorStoreOn } from "./cursor-store.js";
 export { DeliveredLog } from "./delivered-log.js";
 export { derivedStoreOn } from "./derived-store.js";

@@ -39,10 +39,23 @@ const statusIcons: Record<string, string> = {
   rejected: "mdi:close-circle-outline",
 };
 
-/** Points against the day's maximum and the streak, then today's behaviors, a line each, with their status. */
+/**
+ * The period sensor's states in words: its state stays the contract's (`school`), which an MQTT
+ * enum sensor cannot translate, so the dashboard says it.
+ */
+const periodWords = (texts: Texts): Record<string, string> => ({
+  school: texts.dashboard.period_school,
+  holiday: texts.dashboard.period_holiday,
+  weekend: texts.dashboard.period_weekend,
+});
+
+/**
+ * Points against the day's maximum, the streak and the period of the day, then today's
+ * behaviors, a line each, with their status.
+ */
 export function todayText(
   texts: Texts,
-  entities: { points: string; streak: string; behaviors: string },
+  entities: { points: string; streak: string; behaviors: string; period: string },
 ): string {
   const words = texts.dashboard;
   return [
@@ -50,11 +63,13 @@ export function todayText(
     `{%- set items = state_attr(${literal(entities.behaviors)}, "items") or [] -%}`,
     `{%- set words = ${dict(statusWords(texts))} -%}`,
     `{%- set icons = ${dict(statusIcons)} -%}`,
+    `{%- set period = ${dict(periodWords(texts))}.get(states(${literal(entities.period)}), "") -%}`,
     `${icon("mdi:star-circle")} **{{ states(${literal(entities.points)}) }}**` +
       `{{ ${literal(` ${words.points_of} `)} ~ max if max is not none else "" }} ${words.points}` +
       ` &nbsp; ${icon("mdi:fire")} **{{ states(${literal(entities.streak)}) }}**` +
       // "1 day", not "1 days": the streak is often 1 (its first day back).
-      ` {{ ${literal(words.streak_day)} if states(${literal(entities.streak)}) == "1" else ${literal(words.streak_days)} }}`,
+      ` {{ ${literal(words.streak_day)} if states(${literal(entities.streak)}) == "1" else ${literal(words.streak_days)} }}` +
+      `{% if period %} &nbsp; ${icon("mdi:calendar-today")} {{ period }}{% endif %}`,
     "{% if items %}",
     "",
     `**${words.today}**`,
@@ -137,5 +152,25 @@ export function bridgeStatusText(texts: Texts, statusEntity: string): string {
     `{{ state_attr(${literal(statusEntity)}, "message") or ${literal(texts.dashboard.not_published_yet_bridge)} }}`,
     texts.dashboard.see_log,
     "</ha-alert>",
+  ].join("\n");
+}
+
+/**
+ * A child's latest facts, a line each with the fact's own time (the day too when it is not
+ * today), from the diary the bridge keeps (fact-diary.ts): its lines are the household's words
+ * already, escaped here as the family's words always are.
+ */
+export function latestFactsText(texts: Texts, diary: string): string {
+  return [
+    `{%- set facts = state_attr(${literal(diary)}, "facts") or [] -%}`,
+    `{%- set today = now().strftime("%Y-%m-%d") -%}`,
+    "{%- for f in facts -%}",
+    `{%- set t = as_timestamp(f.at, 0) -%}`,
+    `${icon("mdi:circle-small")}{{ f.text | e }} · ` +
+      `{{ t | timestamp_custom("%H:%M") if t | timestamp_custom("%Y-%m-%d") == today else t | timestamp_custom("%d/%m %H:%M") }}` +
+      `{{ "<br>" if not loop.last else "" }}`,
+    "{% else %}",
+    texts.diary.none_yet,
+    "{%- endfor %}",
   ].join("\n");
 }

@@ -1,6 +1,6 @@
 import type { EntityNames } from "../entities/entity-names.js";
 import type { Texts } from "../texts/texts.js";
-import { otherHomeText, todayText, unreadableText, whyNotText } from "./card-text.js";
+import { latestFactsText, otherHomeText, todayText, unreadableText, whyNotText } from "./card-text.js";
 import { DEFAULT_GAUGE_MAX } from "./gauge-top.js";
 import {
   conditional,
@@ -28,7 +28,7 @@ export interface ChildCardOptions {
   names: EntityNames;
   /** The cards' words, in the household's language. */
   texts: Texts;
-  /** MQTT mode has the journal's event entity (its logbook) and a read-status sensor for reasons. */
+  /** MQTT mode has a read-status sensor for reasons. */
   mode: "rest" | "mqtt";
 }
 
@@ -50,8 +50,8 @@ export interface ChildCardSet {
   today: ShownCard;
   /** On this household's day, while screens are not allowed: why, in a sentence. */
   whyNot: ShownCard;
-  /** MQTT mode: the journal's logbook. */
-  latestFacts?: ShownCard;
+  /** Her latest facts, a diary in the household's language. */
+  latestFacts: ShownCard;
   /** Minutes used per day over the last 7 days, from Home Assistant's statistics. */
   week: ShownCard;
   otherHome: ShownCard;
@@ -78,6 +78,7 @@ export function childCardSet(child: DashboardChild, options: ChildCardOptions): 
     streak: names.child(child.slug, "streak"),
     behaviors: names.child(child.slug, "behaviors"),
     allowed: names.child(child.slug, "screen_time_allowed"),
+    period: names.child(child.slug, "period"),
   };
   const myDay = whenState(id.myDay, "on");
   // REST-made states carry the reason themselves; MQTT entities are plainly unavailable, their
@@ -109,19 +110,16 @@ export function childCardSet(child: DashboardChild, options: ChildCardOptions): 
       when: [myDay, whenState(id.allowed, "off")],
       card: { type: "markdown", content: whyNotText(texts, child.firstName, id.allowed) },
     },
-    ...(mode === "mqtt"
-      ? {
-          latestFacts: {
-            when: [myDay],
-            card: {
-              type: "logbook",
-              title: words.latest_facts,
-              entities: [names.childExtra(child.slug, "journal")],
-              hours_to_show: 24,
-            },
-          },
-        }
-      : {}),
+    // The bridge's diary of her facts, in both modes (not the journal's logbook, which reads
+    // like a log: raw types, delivery times, a row again after each restart).
+    latestFacts: {
+      when: [whenState(id.myDay, ["on", "off"])],
+      card: {
+        type: "markdown",
+        title: words.latest_facts,
+        content: latestFactsText(texts, names.childExtra(child.slug, "latest_facts")),
+      },
+    },
     week: {
       // Either day, as long as she is read: the week is hers at both homes' days alike.
       when: [whenState(id.myDay, ["on", "off"])],

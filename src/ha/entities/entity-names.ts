@@ -15,8 +15,11 @@ export const CONTRACT_PREFIX = "reward_facts";
  */
 export const DEMO_ENTITY_PREFIX = "reward_facts_demo";
 
-/** The other child entities: the read status (MQTT mode's diagnostic) and the journal (event entity). */
-export type ChildExtraKey = "read_status" | "journal" | ChildButton;
+/**
+ * The other child entities: the read status (MQTT mode's diagnostic), the journal (event entity),
+ * the latest facts (a diary, in both modes) and the buttons.
+ */
+export type ChildExtraKey = "read_status" | "journal" | "latest_facts" | ChildButton;
 
 /** A child's buttons (MQTT mode): her figures read now, and a test fact for her. */
 export type ChildButton = "read_now" | "test_fact";
@@ -48,7 +51,8 @@ export class EntityNames {
 
   /** `sensor.reward_facts_lea_read_status`, `event.reward_facts_lea_journal`. */
   childExtra(slug: string, key: ChildExtraKey): string {
-    const domain = key === "journal" ? "event" : key === "read_status" ? "sensor" : "button";
+    const domain =
+      key === "journal" ? "event" : key === "read_status" || key === "latest_facts" ? "sensor" : "button";
     return `${domain}.${this.prefix}_${slug}_${key}`;
   }
 

@@ -47,15 +47,18 @@ export class StateWriter {
     });
   }
 
-  /** Writes the states that differ from what was last written; returns how many were written. */
-  async write(states: readonly WrittenState[]): Promise<number> {
+  /**
+   * Writes the states that differ from what was last written (every one with `again`, after Home
+   * Assistant restarted and forgot them); returns how many were written.
+   */
+  async write(states: readonly WrittenState[], { again = false } = {}): Promise<number> {
     let written = 0;
     for (const state of states) {
       this.#desired.set(state.entityId, state);
       const key = this.#keyOf(state);
       const before = this.#written.get(state.entityId);
       const everyMs = this.#o.refresh?.everyMs ?? Number.POSITIVE_INFINITY;
-      if (before?.key === key && Date.now() - before.at < everyMs) continue;
+      if (!again && before?.key === key && Date.now() - before.at < everyMs) continue;
       await this.#post(state);
       this.#written.set(state.entityId, { key, at: Date.now() });
       written++;

@@ -1,4 +1,4 @@
-import type { Today } from "../../api/schemas.js";
+import type { ApiEvent, Today } from "../../api/schemas.js";
 import type { EngineStatus, UnavailableReason } from "../../engine/sink.js";
 import type { ChildIdentity } from "../entities/entities.js";
 
@@ -30,7 +30,7 @@ export interface SinkPart {
   /** A child's day cannot be read. */
   childUnavailable?(childId: string, reason: UnavailableReason): void;
   /** A fact of a child's journal reached Home Assistant (or was already there). */
-  factDelivered?(childId: string, fact: { id: string; at: string }): void;
+  factDelivered?(childId: string, fact: ApiEvent): Promise<void> | void;
   /** The bridge's status, about to be published. */
   status?(status: EngineStatus): Promise<void> | void;
   /** The household's language changed; every entity was published again in it. */

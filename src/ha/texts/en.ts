@@ -32,7 +32,6 @@ export const en = {
   },
   bridge: {
     status: "Reward Facts status",
-    status_on_device: "Status",
     requests_last_minute: "Requests in the last minute",
     budget_per_minute: "Request budget per minute",
     interval_stretch: "Interval stretch",
@@ -94,6 +93,21 @@ export const en = {
       "The one waiting, which publishes nothing: {self}. Stop or remove one of them (one bridge per household: " +
       "the add-on, or a standalone bridge). The waiting one takes over by itself a few minutes after the other stops.",
   },
+  /** The diary of a child's latest facts (fact-diary.ts): one line a fact. */
+  diary: {
+    line: "{child}: {fact}",
+    behavior_validated: "“{label}” validated",
+    behavior_validated_unnamed: "A behavior validated",
+    session_started: "A {minutes}-minute session started",
+    session_started_unknown: "A session started",
+    menu_item_consumed: "“{label}” used",
+    menu_item_consumed_unnamed: "A reward used",
+    cheer_sent: "A cheer: {cheer}",
+    cheer_bravo: "Bravo!",
+    cheer_super: "Super!",
+    cheer_seen: "Seen",
+    none_yet: "No fact yet.",
+  },
   dashboard: {
     title: "Rewards",
     demo_title: "Rewards (demo)",
@@ -107,6 +121,10 @@ export const en = {
     streak_day: "day in a row",
     streak_days: "days in a row",
     today: "Today",
+    /** The period of her day (the period sensor's state) in words. */
+    period_school: "School day",
+    period_holiday: "Holidays",
+    period_weekend: "Weekend",
     must: "must",
     behavior_todo: "to do",
     behavior_declared: "done, to check",

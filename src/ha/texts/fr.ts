@@ -30,7 +30,6 @@ export const fr: Texts = {
   },
   bridge: {
     status: "État de Reward Facts",
-    status_on_device: "État",
     requests_last_minute: "Requêtes de la dernière minute",
     budget_per_minute: "Budget de requêtes par minute",
     interval_stretch: "Allongement des intervalles",
@@ -86,6 +85,20 @@ export const fr: Texts = {
       "Celui qui attend, sans rien publier : {self}. Arrêtez ou retirez l'un des deux (un pont par foyer : " +
       "le module complémentaire, ou un pont autonome). Celui qui attend prend le relais de lui-même quelques minutes après l'arrêt de l'autre.",
   },
+  diary: {
+    line: "{child} : {fact}",
+    behavior_validated: "« {label} » validé",
+    behavior_validated_unnamed: "Un comportement validé",
+    session_started: "Une session de {minutes} minutes commencée",
+    session_started_unknown: "Une session commencée",
+    menu_item_consumed: "« {label} » utilisé",
+    menu_item_consumed_unnamed: "Une récompense utilisée",
+    cheer_sent: "Un encouragement : {cheer}",
+    cheer_bravo: "Bravo !",
+    cheer_super: "Super !",
+    cheer_seen: "Vu",
+    none_yet: "Pas encore de fait.",
+  },
   dashboard: {
     title: "Récompenses",
     demo_title: "Récompenses (démo)",
@@ -99,6 +112,9 @@ export const fr: Texts = {
     streak_day: "jour d'affilée",
     streak_days: "jours d'affilée",
     today: "Aujourd'hui",
+    period_school: "Jour d'école",
+    period_holiday: "Vacances",
+    period_weekend: "Week-end",
     must: "essentiel",
     behavior_todo: "à faire",
     behavior_declared: "fait, à vérifier",

@@ -150,7 +150,6 @@ describe("the Rewards dashboard in the older layout (before 2024.11)", () => {
       "conditional",
       "entities",
       "gauge",
-      "logbook",
       "markdown",
       "vertical-stack",
     ]);
@@ -187,11 +186,11 @@ describe("the Rewards dashboard in the older layout (before 2024.11)", () => {
   });
 
   it.each([
-    ["rest", "sensor.reward_facts_lea_minutes_remaining", 0],
-    ["mqtt", "sensor.reward_facts_lea_read_status", 1],
+    ["rest", "sensor.reward_facts_lea_minutes_remaining"],
+    ["mqtt", "sensor.reward_facts_lea_read_status"],
   ] as const)(
-    "in %s mode, reads why a child cannot be read from %s; the journal's logbook: %i",
-    (mode, reasonFrom, logbooks) => {
+    "in %s mode, reads why a child cannot be read from %s; her latest facts from her diary",
+    (mode, reasonFrom) => {
       const stack = stackOf(build({ mode, haVersion: OLDEST }), "Léa");
       const [unreadable] = conditionalOf(stack, "markdown", "alert-type");
       expect(unreadable?.conditions).toEqual([
@@ -202,9 +201,10 @@ describe("the Rewards dashboard in the older layout (before 2024.11)", () => {
         },
       ]);
       expect(inner(unreadable).content).toContain(`state_attr("${reasonFrom}", "reason")`);
-      const logbook = conditionalOf(stack, "logbook");
-      expect(logbook).toHaveLength(logbooks);
-      if (logbooks) expect(inner(logbook[0]).entities).toEqual(["event.reward_facts_lea_journal"]);
+      const [diary, ...more] = conditionalOf(stack, "markdown", "sensor.reward_facts_lea_latest_facts");
+      expect(more).toEqual([]);
+      expect(inner(diary).title).toBe(en.dashboard.latest_facts);
+      expect(conditionalOf(stack, "logbook")).toEqual([]);
     },
   );
 
@@ -264,7 +264,6 @@ describe("the Rewards dashboard in the sections layout (2024.11 and later)", () 
       "entities",
       "gauge",
       "heading",
-      "logbook",
       "markdown",
       "statistics-graph",
     ]);
@@ -303,10 +302,21 @@ describe("the Rewards dashboard in the sections layout (2024.11 and later)", () 
   });
 
   it.each([
-    // The gauge, then why screens are not allowed (while they are not), the session's end, the day…
+    // The gauge, then why screens are not allowed (while they are not), the session's end, the day,
+    // the latest facts…
     [
       "rest",
-      ["heading", "gauge", "markdown", "entities", "markdown", "markdown", "markdown", "statistics-graph"],
+      [
+        "heading",
+        "gauge",
+        "markdown",
+        "entities",
+        "markdown",
+        "markdown",
+        "markdown",
+        "markdown",
+        "statistics-graph",
+      ],
     ],
     [
       "mqtt",
@@ -316,7 +326,7 @@ describe("the Rewards dashboard in the sections layout (2024.11 and later)", () 
         "markdown",
         "entities",
         "markdown",
-        "logbook",
+        "markdown",
         "markdown",
         "markdown",
         "statistics-graph",
@@ -386,7 +396,7 @@ describe("the Rewards dashboard in the sections layout (2024.11 and later)", () 
     expect(view.badges).toBeUndefined();
     expect(view.sections.map((section) => section.cards.map((card) => card.type))).toEqual([
       ["heading", "gauge", "markdown", "entities", "markdown", "markdown", "markdown"],
-      ["statistics-graph", "logbook"],
+      ["statistics-graph", "markdown"],
     ]);
     // Her name heads it, with her badges; no link (she is there already).
     expect(view.sections[0]?.cards[0]).toMatchObject({ heading: "Noah", badges: [{}, {}] });

@@ -16,6 +16,7 @@ import {
   visibleTexts,
 } from "../../lab/index.js";
 import type { BridgeProcess } from "../../support/bridge-process.js";
+import { englishLeft } from "../../support/english-left.js";
 import { latestAfternoon } from "../../support/household-days.js";
 import { suiteOnRig } from "../../support/lab-bridges.js";
 
@@ -119,6 +120,8 @@ describe(`the household's language, Home Assistant ${version}`, () => {
       async () => (await ha.getState(STATUS_ENTITY_ID))?.attributes.message === fr.status.ok,
       "the status's message in French",
     );
+    // The bridge device's main entity, named as the device: "Pont Reward Facts", no "État" after.
+    expect((await ha.getState(STATUS_ENTITY_ID))?.attributes.friendly_name).toBe(fr.devices.bridge_name);
     await waitUntil(
       async () =>
         (await ha.getState("sensor.reward_facts_ines_read_status"))?.state === fr.reasons.rules_not_synced,
@@ -192,6 +195,13 @@ describe(`the household's language, Home Assistant ${version}`, () => {
           },
         )
         .toEqual([]);
+      // A walk of the whole view: no English word a parent reads (the bridge's English words,
+      // a raw state or fact type), the period in words.
+      const seen = await text();
+      expect(englishLeft(seen), seen).toEqual([]);
+      const leaToday = sim.today(sim.children.ordinary.id);
+      if (!leaToday.isMyDay) throw new Error("the scene needs Léa at home");
+      expect(seen).toContain(fr.dashboard[`period_${leaToday.period}` as const]);
       await screenshot(dashboard, "dashboard-fr");
     } finally {
       await dashboard.context().close();

@@ -225,10 +225,12 @@ const internal = { entity_category: "diagnostic", enabled_by_default: false } as
  */
 const bridgeDefinitions: Record<
   BridgeEntityKey,
-  { name: keyof Texts["bridge"]; extra: Record<string, unknown> }
+  { name: keyof Texts["bridge"] | null; extra: Record<string, unknown> }
 > = {
   status: {
-    name: "status_on_device",
+    // The device's main entity, named as the device ("Pont Reward Facts"): a name of its own would
+    // follow the device's ("Pont Reward Facts État"), a word order French does not have.
+    name: null,
     extra: { icon: statusDefinition.icon, json_attributes_topic: bridgeTopics.attributes("status") },
   },
   requests_last_minute: {
@@ -260,7 +262,7 @@ export function bridgeDiscovery(context: DiscoveryContext): DiscoveryMessage[] {
         availability: [{ topic: BRIDGE_AVAILABILITY }],
         unique_id: `${BRIDGE_NODE}_${key}`,
         ...idKeys(context.names.bridge(key), context),
-        name: context.texts.bridge[definition.name],
+        name: definition.name === null ? null : context.texts.bridge[definition.name],
         state_topic: bridgeTopics.state(key),
         ...definition.extra,
       },
