@@ -113,7 +113,7 @@ export function childCardSet(child: DashboardChild, options: ChildCardOptions): 
     // The bridge's diary of her facts, in both modes (not the journal's logbook, which reads
     // like a log: raw types, delivery times, a row again after each restart).
     latestFacts: {
-      when: [whenState(id.myDay, ["on", "off"])],
+      when: [myDay],
       card: {
         type: "markdown",
         title: words.latest_facts,
