@@ -21,6 +21,9 @@ describe("what the removal takes as the bridge's", () => {
     ["sensor.reward_facts_demo_status", false],
     ["binary_sensor.reward_facts_lea_minutes_remaining", false],
     ["sensor.reward_facts_lea_favourite_colour", false],
+    ["sensor.reward_facts_lea_latest_facts", true],
+    ["sensor.reward_facts_demo_lea_latest_facts", false],
+    ["sensor.reward_facts__latest_facts", false],
     ["sensor.kitchen_temperature", false],
   ])("state %s: %s", (entityId, ours) => {
     expect(isBridgeState(entityId, contractNames, demo)).toBe(ours);
