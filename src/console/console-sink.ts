@@ -9,15 +9,22 @@ import type {
   UnavailableReason,
 } from "../engine/sink.js";
 import { reasonText } from "../engine/unavailable-reason.js";
+import { formatWithOffset } from "../time/zoned.js";
 
 /** Facts as one line each, for a terminal or a log: the sink of the demo and of a bridge without HA. */
 export class ConsoleSink implements Sink {
   readonly #write: (line: string) => void;
+  readonly #timeZone: string | undefined;
   readonly #lastToday = new Map<string, string>();
   #lastStatus = "";
 
-  constructor(write: (line: string) => void = (line) => process.stdout.write(`${line}\n`)) {
+  constructor(
+    write: (line: string) => void = (line) => process.stdout.write(`${line}\n`),
+    /** The zone times are shown in (the demo's household's); without, as the API gives them. */
+    options: { timeZone?: string } = {},
+  ) {
     this.#write = write;
+    this.#timeZone = options.timeZone;
   }
 
   readonly ready = true;
@@ -35,14 +42,15 @@ export class ConsoleSink implements Sink {
   }
 
   async publishToday(child: ChildRef, today: Today): Promise<void> {
-    const line = describeToday(today);
+    const line = describeToday(today, this.#timeZone);
     if (this.#lastToday.get(child.id) === line) return;
     this.#lastToday.set(child.id, line);
     this.#write(`${child.firstName}: ${line}`);
   }
 
   async publishEvent(child: ChildRef, { event, replayed }: FactDelivery): Promise<DeliveryOutcome> {
-    this.#write(`${child.firstName} · ${describeEvent(event)} (${event.at}${replayed ? ", replayed" : ""})`);
+    const at = shownTime(event.at, this.#timeZone);
+    this.#write(`${child.firstName} · ${describeEvent(event)} (${at}${replayed ? ", replayed" : ""})`);
     return {};
   }
 
@@ -60,11 +68,23 @@ export class ConsoleSink implements Sink {
   }
 }
 
-export function describeToday(today: Today): string {
+export function describeToday(today: Today, timeZone?: string): string {
   if (!today.isMyDay) return "the other household's day (0 min)";
   const session =
-    today.session?.running && today.session.endsAt ? `, session until ${today.session.endsAt}` : "";
+    today.session?.running && today.session.endsAt
+      ? `, session until ${shownTime(today.session.endsAt, timeZone)}`
+      : "";
   return `${today.minutesRemaining} min left, ${today.points}/${today.maxPoints} points, streak ${today.streakDays} d${session}`;
+}
+
+/**
+ * An instant of the API's as a person reads it in `timeZone`: the local time with its offset
+ * (`2026-11-29T20:15:10+01:00`), so that a line still names one instant; as it came without a zone,
+ * or when it cannot be read.
+ */
+export function shownTime(iso: string, timeZone: string | undefined): string {
+  const at = Date.parse(iso);
+  return timeZone === undefined || !Number.isFinite(at) ? iso : formatWithOffset(at, timeZone, "seconds");
 }
 
 export function describeEvent(event: Fact): string {

@@ -58,7 +58,7 @@ export class LiveViewSink implements Sink {
     this.#model = new LiveModel(this.#o.maxEvents);
     if (!options.interactive) {
       const output = options.output;
-      this.#plain = new ConsoleSink((line) => output.write(`${line}\n`));
+      this.#plain = new ConsoleSink((line) => output.write(`${line}\n`), { timeZone: options.timeZone });
     }
   }
 

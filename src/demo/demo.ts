@@ -8,7 +8,12 @@ import { createLogger } from "../log/logger.js";
 import { ApiSimulator } from "../simulator/index.js";
 import type { DemoArgs } from "./demo-args.js";
 import { DEMO_ENTITY_PREFIX, demoConfig } from "./demo-config.js";
-import { householdClock, householdTimeZone } from "./household-clock.js";
+import {
+  householdClock,
+  householdOnBridgeClock,
+  householdStart,
+  householdTimeZone,
+} from "./household-clock.js";
 
 export interface DemoOptions extends DemoArgs {
   env: NodeJS.ProcessEnv;
@@ -56,7 +61,8 @@ export class Demo {
     this.#dataDir = await mkdtemp(join(tmpdir(), "reward-facts-demo-"));
     signal.throwIfAborted();
     const timeZone = householdTimeZone();
-    const clock = householdClock(o.speed, o.start, timeZone);
+    const startsAt = householdStart(o.start, timeZone, Date.now());
+    const clock = householdClock(o.speed, startsAt);
     const simulator = await ApiSimulator.start({ clock, timeZone });
     this.#simulator = simulator;
     signal.throwIfAborted();
@@ -84,7 +90,12 @@ export class Demo {
       destination: view.logDestination(),
     });
     view.start();
-    this.#app = new App({ config, logger, extraSink: view });
+    this.#app = new App({
+      config,
+      logger,
+      extraSink: view,
+      bridgeTimeOf: householdOnBridgeClock(clock, o.speed, startsAt),
+    });
     await this.#app.start();
   }
 

@@ -1,4 +1,5 @@
-import { localDateOf, offsetMsAt, ScaledClock } from "../simulator/index.js";
+import type { BridgeTimeOf } from "../engine/fact-age.js";
+import { localDateOf, offsetMsAt, ScaledClock, type SimClock } from "../simulator/index.js";
 import type { TimeOfDay } from "./demo-args.js";
 
 /**
@@ -20,7 +21,8 @@ export function todayAt(time: TimeOfDay, timeZone: string, now: number): number 
 }
 
 /**
- * The simulated household's clock: today at `start`, running `speed` times faster than real time.
+ * The simulated household's clock: from `startsAt` (householdStart: today at --start), running
+ * `speed` times faster than real time.
  *
  * Why 60× from 16:00 by default: the demo household records about six facts a child a day, most
  * of them between 07:00 and 21:00. At one simulated hour per real minute the after-school evening
@@ -34,17 +36,43 @@ export function todayAt(time: TimeOfDay, timeZone: string, now: number): number 
  * day (its own clock), so an earlier simulated date would show nothing until the simulated clock
  * reached today, and a later one would replay the days between. From there the simulated clock
  * runs ahead of the bridge's (run in the evening, it starts behind and overtakes it within
- * minutes). The bridge copes: it compares nothing of the API's times with its own clock but a
- * session's end, to read today again right after it, and an end it thinks far off only means
- * that reading comes at the usual cadence. What follows for the user: times on screen are the
- * household's (the view draws with the simulated clock and says so), a session can end between
- * two readings (the view then says "ended"), and at 60× the household's day ends every 24 real
- * minutes, when the shared-custody child changes household. In Home Assistant the same times are simulated ones,
- * ahead of its clock. The simulator's own rate limit counts by its clock too, so it is `speed`
+ * minutes). Where the bridge judges the API's times against its own clock (a fact's age, a stored
+ * cursor, the announced end that dates `session_ended`), it reads them through
+ * householdOnBridgeClock, below; it still plans the reading after a session's end on the raw
+ * time, so an end it thinks far off only means that reading comes at the usual cadence. What
+ * follows for the user: times on screen are the household's (the view draws with the simulated
+ * clock and says so), except the derived facts', which the bridge dates by its own clock; a
+ * session can end between two readings (the view then says "ended"), and at 60× the household's
+ * day ends every 24 real minutes, when the shared-custody child changes household. In Home
+ * Assistant the same times are simulated ones, ahead of its clock. The simulator's own rate limit counts by its clock too, so it is `speed`
  * times looser here: the bridge's budget, kept in real time, is the one the view shows at work.
  */
-export function householdClock(speed: number, start: TimeOfDay, timeZone: string): ScaledClock {
-  return new ScaledClock({ speed, start: householdStart(start, timeZone, Date.now()) });
+export function householdClock(speed: number, startsAt: number): ScaledClock {
+  return new ScaledClock({ speed, start: startsAt });
+}
+
+/**
+ * The household's instants on the bridge's (real) clock, by which the bridge judges how old a fact
+ * is (`replayed`, `age_seconds`) and whether a cursor lies in the future. Read as they are, the
+ * household's times are hours from the bridge's (its clock starts at --start, today, and runs
+ * `speed` times faster): a fact of the demo's own time came out hours old, marked replayed, while
+ * the household ran behind the real time, and every cursor lay in the future once it ran ahead.
+ * From the household's start on, its time is brought back to real time, so a fact that happens
+ * while the demo runs is as old as the real seconds since (its next poll's), at any speed; before
+ * the start, its history keeps its distances (this morning's facts, read at the first poll, are
+ * hours old: a catch-up, marked replayed as a real bridge's first start marks it).
+ */
+export function householdOnBridgeClock(
+  household: SimClock,
+  speed: number,
+  startsAt: number,
+  realNow: () => number = () => Date.now(),
+): BridgeTimeOf {
+  return (at) => {
+    // Where the household's start lies on the real clock, from where both clocks stand now.
+    const startedAt = realNow() - (household.now() - startsAt) / speed;
+    return at >= startsAt ? startedAt + (at - startsAt) / speed : startedAt - (startsAt - at);
+  };
 }
 
 /** How close to midnight a demo starts on the next day: more than its first poll ever takes. */

@@ -1,5 +1,6 @@
 import type { BehaviorStatus, Today } from "../api/schemas.js";
 import { type DerivedFact, type DerivedFactType, derivedFactId } from "./derived-facts.js";
+import { type BridgeTimeOf, sameInstant } from "./fact-age.js";
 
 // What changed between two readings of a child's today, as facts a parent acts on. Pure: the
 // previous reading comes in (as the snapshot kept of it), the facts and the new snapshot go out.
@@ -47,6 +48,8 @@ export const noDerivationState: DerivationState = { last: null, sessions: 0 };
 export interface DerivationOptions {
   /** Minutes remaining at which `minutes_low` fires, once each per session (10 and 5 by default). */
   minutesLowThresholds: readonly number[];
+  /** The API's instants on the bridge's clock, which dates derived facts (engine.ts). */
+  bridgeTimeOf?: BridgeTimeOf;
 }
 
 /** A change that went the wrong way, which no fact is made of. */
@@ -149,8 +152,9 @@ export function derive(
     }
   }
   if (wasRunning && !running) {
-    // When it ended: the end the previous reading announced, once passed; else this reading.
-    const announced = Date.parse(previous.endsAt ?? "");
+    // When it ended: the end the previous reading announced (on the bridge's clock, as the
+    // reading's time is), once passed; else this reading.
+    const announced = (options.bridgeTimeOf ?? sameInstant)(Date.parse(previous.endsAt ?? ""));
     const ended = Number.isFinite(announced) && announced <= readAt ? new Date(announced).toISOString() : at;
     facts.push(
       fact(

@@ -43,6 +43,7 @@ export async function deriveAndDeliver(
   const kept = await recordOf(ctx, child);
   const derivation = derive(child.id, kept.state, today, readAt, {
     minutesLowThresholds: ctx.minutesLowThresholds,
+    bridgeTimeOf: ctx.bridgeTimeOf,
   });
   sayBackwards(ctx, child, today.date, derivation.backwards);
   const record: DerivedRecord = { state: derivation.state, pending: [...kept.pending, ...derivation.facts] };

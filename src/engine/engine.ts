@@ -5,6 +5,7 @@ import type { ApiReader } from "./api-reader.js";
 import { localDayStartIso } from "./day-start.js";
 import { derivedJobParts } from "./derived-job.js";
 import { type DeliveryMoment, type EventsJobContext, eventsJobParts, pollEvents } from "./events-job.js";
+import type { BridgeTimeOf } from "./fact-age.js";
 import { FailureReactions } from "./failure-reactions.js";
 import { FollowedChildren } from "./followed-children.js";
 import { DISCOVERY_INTERVAL_MS, ListingSchedule } from "./listing-schedule.js";
@@ -47,6 +48,12 @@ export interface EngineOptions {
   onTurn?: () => void;
   /** A fact older than this when it is sent is marked replayed (an option of the bridge). */
   replayedAfterMs: number;
+  /**
+   * The API's instants on the bridge's clock, by which a journal fact's age, a stored cursor and a
+   * session's announced end are judged: the same instants unless the API runs a clock of its own
+   * (the demo's household).
+   */
+  bridgeTimeOf?: BridgeTimeOf;
   /** Minutes remaining at which `minutes_low` fires (an option of the bridge; 10 and 5 unless told). */
   minutesLowThresholds?: readonly number[];
   /** Where each child's derivation state and pending derived facts are kept; in memory without. */
@@ -62,8 +69,8 @@ export interface EngineOptions {
  * between children and a clean stop simple.
  */
 export class Engine {
-  readonly #o: Required<Omit<EngineOptions, "childrenFilter" | "pauseAt" | "derived">> &
-    Pick<EngineOptions, "pauseAt" | "derived"> & { childrenFilter: readonly string[] };
+  readonly #o: Required<Omit<EngineOptions, "childrenFilter" | "pauseAt" | "derived" | "bridgeTimeOf">> &
+    Pick<EngineOptions, "pauseAt" | "derived" | "bridgeTimeOf"> & { childrenFilter: readonly string[] };
   readonly #children: FollowedChildren;
   readonly #failures: FailureReactions;
   readonly #abort = new AbortController();
@@ -104,6 +111,7 @@ export class Engine {
       retry,
       delivered: o.delivered,
       replayedAfterMs: o.replayedAfterMs,
+      bridgeTimeOf: o.bridgeTimeOf,
       store: o.derived,
       minutesLowThresholds: o.minutesLowThresholds,
       ...derivedJobParts(),
@@ -140,6 +148,7 @@ export class Engine {
       dayStart: (instant = Date.now()) => localDayStartIso(instant, o.timeZone()),
       retry,
       replayedAfterMs: o.replayedAfterMs,
+      bridgeTimeOf: o.bridgeTimeOf,
       ...(o.pauseAt ? { pauseAt: o.pauseAt } : {}),
     };
     this.#events = { ...events, ...eventsJobParts(events) };

@@ -1,6 +1,7 @@
 import { MalformedSinceError } from "../api/errors.js";
 import type { ReadEventsPage } from "../api/events-page.js";
 import type { ApiReader } from "./api-reader.js";
+import { sameInstant } from "./fact-age.js";
 import { deliverFacts, type FactDeliveryContext } from "./fact-delivery.js";
 import { RecordRecovery, type Recovery } from "./record-recovery.js";
 import type { ChildRef } from "./sink.js";
@@ -148,15 +149,16 @@ async function cursorNotBehind(
 }
 
 /**
- * The child's stored cursor, unless it lies in the future: damaged, or written under a clock set
- * wrong. Read from there, every fact until then would be skipped without a word; it is dropped
+ * The child's stored cursor, unless it lies in the future (on the bridge's clock): damaged, or
+ * written under a clock set wrong. Read from there, every fact until then would be skipped without a word; it is dropped
  * instead, and the child read as one without a cursor.
  */
 async function usableCursor(ctx: EventsJobContext, child: ChildRef): Promise<string | undefined> {
   const stored = await ctx.cursors.get(child.id);
   if (stored === undefined) return undefined;
   const at = cursorInstant(stored);
-  if (at === undefined || at <= Date.now() + CURSOR_FUTURE_TOLERANCE_MS) return stored;
+  if (at === undefined || (ctx.bridgeTimeOf ?? sameInstant)(at) <= Date.now() + CURSOR_FUTURE_TOLERANCE_MS)
+    return stored;
   ctx.logger.warn(
     { child: child.firstName, cursorAt: new Date(at).toISOString() },
     "the stored cursor lies in the future (damaged, or written under a wrong clock): ignored; reading from the start of the household's day",

@@ -1,6 +1,6 @@
 import type { Logger } from "../log/logger.js";
-import type { Fact } from "./derived-facts.js";
-import { factAgeMs } from "./fact-age.js";
+import { type Fact, isDerived } from "./derived-facts.js";
+import { type BridgeTimeOf, factAgeMs, sameInstant } from "./fact-age.js";
 import { type ChildRef, type FactDelivery, NotDeliveredError, type Sink } from "./sink.js";
 import type { DeliveryLedger } from "./storage.js";
 
@@ -13,6 +13,8 @@ export interface FactDeliveryContext {
   logger: Logger;
   /** A fact older than this when it is sent is marked replayed. */
   replayedAfterMs: number;
+  /** The API's instants on the bridge's clock (engine.ts): a journal fact is dated by the API. */
+  bridgeTimeOf?: BridgeTimeOf;
   /** Test hook: a pause at a moment of a delivery, so that a test can kill the process there. */
   pauseAt?: (moment: DeliveryMoment, eventId: string) => Promise<void>;
 }
@@ -22,7 +24,7 @@ export interface FactsHanded {
   count: number;
   /** Of them, those recent enough not to be marked replayed. */
   recent: number;
-  /** When the earliest of them happened (epoch ms), if any was handed over. */
+  /** When the earliest of them happened (epoch ms, on the bridge's clock), if any was handed over. */
   firstAt: number | undefined;
 }
 
@@ -49,7 +51,8 @@ export async function deliverFacts(
     const state = ctx.delivered.stateOf(ledgerKey, fact.id);
     if (state === "acknowledged") continue;
     await ctx.sink.whenReady(signal);
-    const ageMs = factAgeMs(fact.at);
+    const onBridge = onBridgeClock(ctx, fact);
+    const ageMs = factAgeMs(fact.at, Date.now(), onBridge);
     const delivery: FactDelivery = {
       event: fact,
       ageSeconds: Math.round(ageMs / 1000),
@@ -81,9 +84,14 @@ export async function deliverFacts(
     } else {
       count++;
       if (!delivery.replayed) recent++;
-      const at = Date.parse(fact.at);
+      const at = onBridge(Date.parse(fact.at));
       if (Number.isFinite(at)) firstAt = Math.min(firstAt ?? at, at);
     }
   }
   return { count, recent, firstAt };
+}
+
+/** How a fact's time reads on the bridge's clock: a derived fact is dated by the bridge itself. */
+function onBridgeClock(ctx: FactDeliveryContext, fact: Fact): BridgeTimeOf {
+  return isDerived(fact) ? sameInstant : (ctx.bridgeTimeOf ?? sameInstant);
 }

@@ -6,6 +6,8 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { householdStart } from "../../src/demo/household-clock.js";
+import { localDateOf, offsetMsAt } from "../../src/time/zoned.js";
 import { dieWithParentQuickly } from "../lab/die-with-parent.js";
 import { waitFor } from "../support/wait-for.js";
 
@@ -92,6 +94,119 @@ describe("npm run demo, its output piped", () => {
     expect(await demoDirs()).toEqual([]);
   }, 30_000);
 });
+
+describe("npm run demo at its highest speed", () => {
+  it("marks no fact of its own time replayed, and shows every time in the household's zone", async () => {
+    // The household starts at midnight in a zone where the real evening has come: its clock runs
+    // hours behind the real one, and its morning's facts happen (and are read) in the demo's own
+    // time. Judged by the bridge's clock as the API dates them, they were hours old: replayed.
+    const zone = eveningZone(Date.now());
+    const startsAt = householdStart({ hour: 0, minute: 0 }, zone, Date.now());
+    const line = dieWithParentQuickly(process.execPath, [
+      "--import",
+      "tsx",
+      main,
+      "--speed",
+      "3600",
+      "--start",
+      "00:00",
+    ]);
+    const demo = spawn(line.command, line.args, {
+      cwd: root,
+      // TZ: the household's zone is the user's own (householdTimeZone).
+      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", TZ: zone },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    children.push(demo);
+    let stdout = "";
+    let stderr = "";
+    demo.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      stdout += chunk;
+    });
+    demo.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr += chunk;
+    });
+    const exited = once(demo, "exit") as Promise<[number | null, NodeJS.Signals | null]>;
+    const facts = () =>
+      stdout
+        .split("\n")
+        .map((text) => /^(?:Léa|Noah) · (.+) \(([^,)]+)(, replayed)?\)$/.exec(text))
+        .filter((match) => match !== null)
+        .map(([text, what, time, replayed]) => ({
+          text,
+          what: what ?? "",
+          at: Date.parse(time ?? ""),
+          replayed: replayed !== undefined,
+        }));
+    // The journal's facts of the household's own time (derived ones are dated by the bridge).
+    const liveJournal = () =>
+      facts().filter(
+        (fact) =>
+          fact.at >= startsAt &&
+          /^(behavior validated|session started|menu item used|cheer):/.test(fact.what),
+      );
+
+    // Some hours of the household's morning: 13 s apart, its polls read 13 of its hours at a time.
+    await waitFor(() => liveJournal().length >= 4, {
+      timeoutMs: 40_000,
+      description: () => `four facts of the demo's own time (from ${zone} midnight) in:\n${stdout}${stderr}`,
+    });
+    demo.kill("SIGTERM");
+    const [code] = await Promise.race([
+      exited,
+      sleep(5_000).then(() => {
+        throw new Error(`the demo did not stop within 5 s:\n${stdout}${stderr}`);
+      }),
+    ]);
+    expect(code).toBe(0);
+
+    // The household did run behind the real time: the case this is about.
+    expect(liveJournal().some((fact) => fact.at < Date.now() - 60 * 60_000)).toBe(true);
+    expect(facts().filter((fact) => fact.at >= startsAt && fact.replayed)).toEqual([]);
+    // Every time as a clock in the household reads it, with its offset: never UTC's `Z`.
+    const shown = [...stdout.matchAll(/\d{4}-\d\d-\d\dT[^\s,)]+/g)].map(([time]) => time);
+    expect(shown.length).toBeGreaterThanOrEqual(4);
+    for (const time of shown) {
+      const at = Date.parse(time);
+      const offset = offsetMsAt(at, zone);
+      const sign = offset < 0 ? "-" : "+";
+      const hours = String(Math.floor(Math.abs(offset) / 3_600_000)).padStart(2, "0");
+      const minutes = String((Math.abs(offset) / 60_000) % 60).padStart(2, "0");
+      expect(time).toBe(`${new Date(at + offset).toISOString().slice(0, 19)}${sign}${hours}:${minutes}`);
+    }
+    expect(stderr).not.toMatch(/ERROR/);
+  }, 60_000);
+});
+
+/**
+ * A zone where it is evening now, between 19:00 and 23:00 (the household's day not about to end):
+ * these zones are never more than three hours apart, so one of them always is. None is UTC.
+ */
+function eveningZone(now: number): string {
+  const zones = [
+    "Pacific/Kiritimati",
+    "Pacific/Tongatapu",
+    "Australia/Brisbane",
+    "Asia/Tokyo",
+    "Asia/Bangkok",
+    "Asia/Kolkata",
+    "Asia/Dubai",
+    "Europe/Moscow",
+    "Europe/Paris",
+    "Atlantic/Cape_Verde",
+    "America/Sao_Paulo",
+    "America/New_York",
+    "America/Denver",
+    "America/Los_Angeles",
+  ];
+  const hourIn = (zone: string) => {
+    const midnight = Date.parse(`${localDateOf(now, zone)}T00:00:00Z`) - offsetMsAt(now, zone);
+    return (now - midnight) / 3_600_000;
+  };
+  const zone = zones.find((candidate) => hourIn(candidate) >= 19 && hourIn(candidate) < 23);
+  if (!zone) throw new Error(`no zone of the list is in its evening at ${new Date(now).toISOString()}`);
+  return zone;
+}
 
 describe("npm run demo in a terminal", () => {
   it("redraws the table in place, and stops cleanly on SIGTERM", async () => {
