@@ -88,7 +88,8 @@ describe("LiveViewSink, not on a terminal", () => {
       "Demo header",
       "following Léa, Noah",
       "Noah: unavailable (no rules synced yet)",
-      "Léa · session started: 20 min (2026-01-15T15:30:00.000Z)",
+      // In the household's zone (Paris), with its offset, not the API's UTC.
+      "Léa · session started: 20 min (2026-01-15T16:30:00+01:00)",
       "status ok",
       "",
     ]);
