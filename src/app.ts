@@ -29,6 +29,7 @@ import {
   type RecentDeliveryLog,
   type Store,
   slugMemoryOn,
+  weekMemoryOn,
 } from "./store/index.js";
 
 export interface AppOptions {
@@ -199,6 +200,7 @@ export class App {
           assist: this.#config.options.assist,
           assistMemory: this.#store ? assistMemoryOn(this.#store, this.#logger) : undefined,
           diaryMemory: this.#store ? diaryMemoryOn(this.#store, this.#logger) : undefined,
+          weekMemory: this.#store ? weekMemoryOn(this.#store, this.#logger) : undefined,
           recentDeliveries: this.#recentDeliveries,
           redeliveryWindowMs: this.#redeliveryWindowMs,
           lease: this.#lease && {

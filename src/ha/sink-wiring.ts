@@ -21,6 +21,7 @@ import { BridgeNotices } from "./parts/bridge-notices.js";
 import { ChildButtons } from "./parts/child-buttons.js";
 import { type DiaryMemory, FactDiary } from "./parts/fact-diary.js";
 import { HouseholdLabels } from "./parts/household-labels.js";
+import { ScreenTimeWeek, type WeekMemory } from "./parts/screen-time-week.js";
 import type { SinkPart } from "./parts/sink-part.js";
 import { HouseholdLanguage } from "./texts/household-language.js";
 import type { Texts } from "./texts/texts.js";
@@ -58,6 +59,8 @@ export interface HomeAssistantSinkOptions {
   assistMemory?: AssistMemory | undefined;
   /** Where the children's latest facts are kept across restarts (fact-diary.ts). */
   diaryMemory?: DiaryMemory | undefined;
+  /** Where the children's own readings of their screen time per day are kept (screen-time-week.ts). */
+  weekMemory?: WeekMemory | undefined;
   /** A child's Read now button was pressed (MQTT mode): the engine reads her next (the app wires it). */
   readNow?: ((childId: string) => void) | undefined;
   /**
@@ -148,6 +151,7 @@ export function wireSink(options: HomeAssistantSinkOptions, onRefusalEnded: () =
     assistMemory: options.assistMemory,
     states,
     diaryMemory: options.diaryMemory,
+    weekMemory: options.weekMemory,
   });
   return { link, logger, names, language, slugs, identity, states, entities, events, diagnostics, parts };
 }
@@ -175,6 +179,7 @@ interface SinkPartsMaterials {
   /** Where the bridge's own states are written through REST (the diaries). */
   states: StateWriter;
   diaryMemory: DiaryMemory | undefined;
+  weekMemory: WeekMemory | undefined;
 }
 
 /**
@@ -216,6 +221,7 @@ function sinkParts(m: SinkPartsMaterials): SinkPart[] {
       registryEntities: () => m.entities.mode === "mqtt",
     }),
     new FactDiary({ states: m.states, names, texts, logger, memory: m.diaryMemory, ready }),
+    new ScreenTimeWeek({ link, states: m.states, names, texts, logger, memory: m.weekMemory, ready }),
     m.diagnostics,
   ];
 }

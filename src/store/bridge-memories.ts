@@ -95,3 +95,14 @@ export function diaryMemoryOn(store: Store, logger: Logger): Memory<z.infer<type
   });
   return { load: () => kept.get(), save: (diaries) => kept.set(structuredClone(diaries)) };
 }
+
+const weekSchema = z.record(z.string(), z.record(z.string(), z.number()));
+
+/** The children's own readings of their screen time per day (ha/parts/screen-time-week.ts). A damaged record is set aside. */
+export function weekMemoryOn(store: Store, logger: Logger): Memory<z.infer<typeof weekSchema>> {
+  const kept = keptValue(store, "screen_time_days", weekSchema, logger, {
+    what: "the children's screen time per day",
+    instead: "the week starts again from today's reading (Home Assistant's statistics keep theirs)",
+  });
+  return { load: () => kept.get(), save: (readings) => kept.set(structuredClone(readings)) };
+}

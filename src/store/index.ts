@@ -12,6 +12,7 @@ export {
   diaryMemoryOn,
   type Memory,
   slugMemoryOn,
+  weekMemoryOn,
 } from "./bridge-memories.js";
 export { cursorStoreOn } from "./cursor-store.js";
 export { DeliveredLog } from "./delivered-log.js";

@@ -72,6 +72,8 @@ describe("the add-on's images", () => {
       "addon/screenshots/dashboard-child-view.png",
       "addon/screenshots/device-page-mqtt.png",
       "addon/screenshots/device-page-mqtt-fr.png",
+      "addon/screenshots/latest-facts-fr.png",
+      "addon/screenshots/week-day-one-fr.png",
     ];
     expect(new Set(shown)).toEqual(new Set(pictures));
     // None left over from an earlier layout: every picture of the folder is shown.

@@ -174,3 +174,23 @@ export function latestFactsText(texts: Texts, diary: string): string {
     "{%- endfor %}",
   ].join("\n");
 }
+
+/**
+ * A child's screen time per day while Home Assistant's statistics cannot draw the week yet (a
+ * fresh install): the chart fills day by day, and each day so far in words, from `days`
+ * (screen-time-week.ts: the statistics' figure where there is one, the bridge's own readings else).
+ */
+export function weekFillingText(texts: Texts, days: string): string {
+  const words = texts.dashboard;
+  return [
+    `{%- set days = state_attr(${literal(days)}, "days") or [] -%}`,
+    `{%- set names = ${literal(words.weekdays)}.split(",") -%}`,
+    `{%- set today = now().strftime("%Y-%m-%d") -%}`,
+    `${icon("mdi:chart-timeline-variant")} ${words.week_filling}`,
+    "",
+    "{% for d in days -%}",
+    `{{ ${literal(words.today)} if d.date == today else names[strptime(d.date, "%Y-%m-%d").weekday()] ~ " " ~ d.date[8:10] ~ "/" ~ d.date[5:7] }}` +
+      ` · **{{ d.minutes }}** min{{ "<br>" if not loop.last else "" }}`,
+    "{% endfor %}",
+  ].join("\n");
+}

@@ -1,6 +1,13 @@
 import type { EntityNames } from "../entities/entity-names.js";
 import type { Texts } from "../texts/texts.js";
-import { latestFactsText, otherHomeText, todayText, unreadableText, whyNotText } from "./card-text.js";
+import {
+  latestFactsText,
+  otherHomeText,
+  todayText,
+  unreadableText,
+  weekFillingText,
+  whyNotText,
+} from "./card-text.js";
 import { DEFAULT_GAUGE_MAX } from "./gauge-top.js";
 import {
   conditional,
@@ -52,8 +59,10 @@ export interface ChildCardSet {
   whyNot: ShownCard;
   /** Her latest facts, a diary in the household's language. */
   latestFacts: ShownCard;
-  /** Minutes used per day over the last 7 days, from Home Assistant's statistics. */
+  /** Minutes used per day over the last 7 days, from Home Assistant's statistics, once they hold days enough. */
   week: ShownCard;
+  /** Until then, the days so far in words, and that the chart fills day by day. */
+  weekFilling: ShownCard;
   otherHome: ShownCard;
   unreadable: ShownCard;
   /** Her points and streak, small, beside her name (a heading card's badges). */
@@ -79,6 +88,7 @@ export function childCardSet(child: DashboardChild, options: ChildCardOptions): 
     behaviors: names.child(child.slug, "behaviors"),
     allowed: names.child(child.slug, "screen_time_allowed"),
     period: names.child(child.slug, "period"),
+    week: names.childExtra(child.slug, "screen_time_days"),
   };
   const myDay = whenState(id.myDay, "on");
   // REST-made states carry the reason themselves; MQTT entities are plainly unavailable, their
@@ -122,7 +132,7 @@ export function childCardSet(child: DashboardChild, options: ChildCardOptions): 
     },
     week: {
       // Either day, as long as she is read: the week is hers at both homes' days alike.
-      when: [whenState(id.myDay, ["on", "off"])],
+      when: [whenState(id.myDay, ["on", "off"]), whenState(id.week, "chart")],
       card: {
         type: "statistics-graph",
         title: words.week,
@@ -134,6 +144,10 @@ export function childCardSet(child: DashboardChild, options: ChildCardOptions): 
         chart_type: "bar",
         hide_legend: true,
       },
+    },
+    weekFilling: {
+      when: [whenState(id.myDay, ["on", "off"]), whenState(id.week, "filling")],
+      card: { type: "markdown", title: words.week, content: weekFillingText(texts, id.week) },
     },
     otherHome: {
       when: [whenState(id.myDay, "off")],

@@ -49,6 +49,7 @@ export function childSection(
         set.otherHome,
         set.unreadable,
         set.week,
+        set.weekFilling,
       ]),
     ],
   };
@@ -74,7 +75,7 @@ export function childView(child: DashboardChild, options: ChildCardOptions): Sec
           ...shown([set.gauge, set.whyNot, set.sessionEnd, set.today, set.otherHome, set.unreadable]),
         ],
       },
-      { type: "grid", cards: shown([set.week, set.latestFacts]) },
+      { type: "grid", cards: shown([set.week, set.weekFilling, set.latestFacts]) },
     ],
   };
 }

@@ -17,9 +17,13 @@ export const DEMO_ENTITY_PREFIX = "reward_facts_demo";
 
 /**
  * The other child entities: the read status (MQTT mode's diagnostic), the journal (event entity),
- * the latest facts (a diary, in both modes) and the buttons.
+ * the states the bridge writes itself in both modes, and the buttons.
  */
-export type ChildExtraKey = "read_status" | "journal" | "latest_facts" | ChildButton;
+export type ChildExtraKey = "read_status" | "journal" | RestMadeChildKey | ChildButton;
+
+/** A child's states the bridge writes through REST in both modes (parts/fact-diary.ts, screen-time-week.ts). */
+export type RestMadeChildKey = "latest_facts" | "screen_time_days";
+export const restMadeChildKeys: readonly RestMadeChildKey[] = ["latest_facts", "screen_time_days"];
 
 /** A child's buttons (MQTT mode): her figures read now, and a test fact for her. */
 export type ChildButton = "read_now" | "test_fact";
@@ -49,10 +53,20 @@ export class EntityNames {
     return /^[a-z0-9_]+$/.test(slug) ? slug : undefined;
   }
 
+  /** Whether the id is a child's state the bridge writes through REST in both modes, for any slug. */
+  isRestMadeChildState(entityId: string): boolean {
+    const head = `sensor.${this.prefix}_`;
+    return restMadeChildKeys.some((key) => {
+      const tail = `_${key}`;
+      if (!entityId.startsWith(head) || !entityId.endsWith(tail)) return false;
+      return /^[a-z0-9_]+$/.test(entityId.slice(head.length, entityId.length - tail.length));
+    });
+  }
+
   /** `sensor.reward_facts_lea_read_status`, `event.reward_facts_lea_journal`. */
   childExtra(slug: string, key: ChildExtraKey): string {
-    const domain =
-      key === "journal" ? "event" : key === "read_status" || key === "latest_facts" ? "sensor" : "button";
+    const sensor = key === "read_status" || (restMadeChildKeys as readonly string[]).includes(key);
+    const domain = key === "journal" ? "event" : sensor ? "sensor" : "button";
     return `${domain}.${this.prefix}_${slug}_${key}`;
   }
 

@@ -5,6 +5,7 @@ import type { EntityNames } from "../entities/entity-names.js";
 import type { StateWriter, WrittenState } from "../link/state-writer.js";
 import type { Texts } from "../texts/texts.js";
 import { type DiaryEntry, diaryEntryOf, diaryLine } from "./diary-line.js";
+import { OrderedWrites } from "./ordered-writes.js";
 import type { SinkPart } from "./sink-part.js";
 
 // Each child's latest facts as a diary (`sensor.reward_facts_<child>_latest_facts`): one line a
@@ -41,20 +42,19 @@ export class FactDiary implements SinkPart {
   /** Each child's diary, newest first, by child id. */
   #diaries = new Map<string, DiaryEntry[]>();
   #loaded: Promise<void> | undefined;
-  /** One write after another: a fact's diary is never overtaken by an older one. */
-  #writing: Promise<void> = Promise.resolve();
+  readonly #writes: OrderedWrites;
 
   constructor(options: FactDiaryOptions) {
     this.#o = options;
+    this.#writes = new OrderedWrites(options.logger, "the latest facts");
   }
 
   async children(children: readonly ChildIdentity[]): Promise<void> {
     await this.#load();
     const gone = [...this.#children.values()].filter((child) => !children.some((c) => c.id === child.id));
     this.#children = new Map(children.map((child) => [child.id, child]));
-    for (const child of gone)
-      this.#queue(() => this.#o.states.removeState(this.#entityId(child)).then(() => {}));
-    if (this.#o.ready()) this.#queue(() => this.#writeAll(false));
+    for (const child of gone) this.#writes.add(() => this.#o.states.removeState(this.#entityId(child)));
+    if (this.#o.ready()) this.#writes.add(() => this.#writeAll(false));
   }
 
   async factDelivered(childId: string, fact: ApiEvent): Promise<void> {
@@ -67,7 +67,7 @@ export class FactDiary implements SinkPart {
       .slice(0, DIARY_LENGTH);
     this.#diaries.set(childId, updated);
     // Not awaited: a fact's delivery does not wait for its line (written in order, failures logged).
-    this.#queue(async () => {
+    this.#writes.add(async () => {
       await this.#o.memory?.save(Object.fromEntries(this.#diaries));
       const child = this.#children.get(childId);
       if (child && this.#o.ready()) await this.#o.states.write([this.#state(child)]);
@@ -77,17 +77,17 @@ export class FactDiary implements SinkPart {
   /** Home Assistant is back: it forgot the diaries (REST-made states), written again. */
   async running(): Promise<void> {
     await this.#load();
-    this.#queue(() => this.#writeAll(true));
-    await this.#writing;
+    this.#writes.add(() => this.#writeAll(true));
+    await this.#writes.settled();
   }
 
   async language(): Promise<void> {
-    if (this.#o.ready()) this.#queue(() => this.#writeAll(false));
-    await this.#writing;
+    if (this.#o.ready()) this.#writes.add(() => this.#writeAll(false));
+    await this.#writes.settled();
   }
 
   async remove(): Promise<void> {
-    await this.#writing;
+    await this.#writes.settled();
     for (const child of this.#children.values()) await this.#o.states.removeState(this.#entityId(child));
   }
 
@@ -124,13 +124,6 @@ export class FactDiary implements SinkPart {
   async #writeAll(again: boolean): Promise<void> {
     if (this.#children.size === 0) return;
     await this.#o.states.write(this.statesNow(), { again });
-  }
-
-  #queue(step: () => Promise<void>): void {
-    this.#writing = this.#writing.then(step).catch((error: unknown) => {
-      // Home Assistant away: its return writes every diary again (running).
-      this.#o.logger.debug({ err: (error as Error).message }, "the latest facts could not be written yet");
-    });
   }
 
   #load(): Promise<void> {

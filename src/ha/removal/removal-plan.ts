@@ -51,8 +51,8 @@ export function removalSummary(result: RemovalResult): string {
 }
 
 /**
- * A state the REST publisher wrote: the status, a bridge sensor, a child's diary, or a child's entity by the
- * catalogue's pattern, for any slug (children long gone included). `besides`: prefixes of other
+ * A state the REST publisher wrote: the status, a bridge sensor, a child's REST-made state (her
+ * diary, her week), or a child's entity by the catalogue's pattern, for any slug (children long gone included). `besides`: prefixes of other
  * namings whose ids fit the pattern too (the demo's `reward_facts_demo`), left alone.
  */
 export function isBridgeState(
@@ -62,13 +62,8 @@ export function isBridgeState(
 ): boolean {
   if (besides.some((other) => isBridgeState(entityId, other, []))) return false;
   if (bridgeEntityKeys.some((key) => names.bridge(key) === entityId)) return true;
-  // A child's diary of latest facts (parts/fact-diary.ts), a REST-made state in both modes.
-  if (
-    /^[a-z0-9_]+$/.test(entityId.slice(`sensor.${names.prefix}_`.length, -"_latest_facts".length)) &&
-    entityId.startsWith(`sensor.${names.prefix}_`) &&
-    entityId.endsWith("_latest_facts")
-  )
-    return true;
+  // A child's diary and week (parts/), REST-made states in both modes.
+  if (names.isRestMadeChildState(entityId)) return true;
   return childEntityKinds.some((kind) => names.slugIn(entityId, kind) !== undefined);
 }
 

@@ -116,6 +116,10 @@ export const en = {
     session_ends: "Session ends",
     latest_facts: "Latest facts",
     week: "Screen time per day",
+    /** While Home Assistant's statistics cannot draw the week yet (screen-time-week.ts). */
+    week_filling: "This chart fills in day by day. Until then, the minutes used each day:",
+    /** Monday first, comma-separated. */
+    weekdays: "Mon,Tue,Wed,Thu,Fri,Sat,Sun",
     points_of: "of",
     points: "points",
     streak_day: "day in a row",

@@ -107,6 +107,9 @@ export const fr: Texts = {
     session_ends: "Fin de la session",
     latest_facts: "Derniers faits",
     week: "Temps d'écran par jour",
+    week_filling:
+      "Ce graphique se remplit jour après jour. En attendant, les minutes utilisées chaque jour :",
+    weekdays: "lun.,mar.,mer.,jeu.,ven.,sam.,dim.",
     points_of: "sur",
     points: "points",
     streak_day: "jour d'affilée",

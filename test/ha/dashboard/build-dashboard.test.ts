@@ -316,6 +316,7 @@ describe("the Rewards dashboard in the sections layout (2024.11 and later)", () 
         "markdown",
         "markdown",
         "statistics-graph",
+        "markdown",
       ],
     ],
     [
@@ -330,6 +331,7 @@ describe("the Rewards dashboard in the sections layout (2024.11 and later)", () 
         "markdown",
         "markdown",
         "statistics-graph",
+        "markdown",
       ],
     ],
   ] as const)("in %s mode, gives each child: %j", (mode, types) => {
@@ -363,13 +365,41 @@ describe("the Rewards dashboard in the sections layout (2024.11 and later)", () 
       "sensor.reward_facts_lea_minutes_remaining",
       ["unavailable", "unknown"],
     ],
-    ["the week", "statistics-graph", "", "binary_sensor.reward_facts_lea_my_day", ["on", "off"]],
   ])("shows %s only while the child's %s is %j", (_what, type, containing, entity, state) => {
     const config = build({ mode: "mqtt", haVersion: CURRENT });
     for (const cards of [sectionOf(config, "Léa").cards, viewCards(config.views[1])]) {
       const [card, ...more] = cardOf(cards, type, containing);
       expect(more).toEqual([]);
       expect(card?.visibility).toEqual([{ condition: "state", entity, state }]);
+    }
+  });
+
+  it.each([
+    ["the week's chart", "statistics-graph", "", "chart"],
+    ["the week filling", "markdown", "strptime", "filling"],
+  ])("shows %s while she is read, and while her week is %s", (_what, type, containing, week) => {
+    const config = build({ mode: "mqtt", haVersion: CURRENT });
+    for (const cards of [sectionOf(config, "Léa").cards, viewCards(config.views[1])]) {
+      const [card, ...more] = cardOf(cards, type, containing);
+      expect(more).toEqual([]);
+      expect(card?.visibility).toEqual([
+        { condition: "state", entity: "binary_sensor.reward_facts_lea_my_day", state: ["on", "off"] },
+        { condition: "state", entity: "sensor.reward_facts_lea_screen_time_days", state: week },
+      ]);
+    }
+  });
+
+  it("says the week fills day by day, each day so far in the household's words", () => {
+    for (const texts of [en, fr]) {
+      const [filling] = cardOf(
+        sectionOf(build({ haVersion: CURRENT, texts }), "Léa").cards,
+        "markdown",
+        "strptime",
+      );
+      expect(filling?.title).toBe(texts.dashboard.week);
+      expect(filling?.content).toContain(texts.dashboard.week_filling);
+      expect(filling?.content).toContain(JSON.stringify(texts.dashboard.weekdays));
+      expect(filling?.content).toContain('state_attr("sensor.reward_facts_lea_screen_time_days", "days")');
     }
   });
 
@@ -386,6 +416,7 @@ describe("the Rewards dashboard in the sections layout (2024.11 and later)", () 
       hide_legend: true,
       visibility: [
         { condition: "state", entity: "binary_sensor.reward_facts_lea_my_day", state: ["on", "off"] },
+        { condition: "state", entity: "sensor.reward_facts_lea_screen_time_days", state: "chart" },
       ],
     });
   });
@@ -396,7 +427,7 @@ describe("the Rewards dashboard in the sections layout (2024.11 and later)", () 
     expect(view.badges).toBeUndefined();
     expect(view.sections.map((section) => section.cards.map((card) => card.type))).toEqual([
       ["heading", "gauge", "markdown", "entities", "markdown", "markdown", "markdown"],
-      ["statistics-graph", "markdown"],
+      ["statistics-graph", "markdown", "markdown"],
     ]);
     // Her name heads it, with her badges; no link (she is there already).
     expect(view.sections[0]?.cards[0]).toMatchObject({ heading: "Noah", badges: [{}, {}] });

@@ -74,6 +74,13 @@ beforeAll(async () => {
     ...childEntities(contractNames, en, lea, { ...sampleToday, session }, Date.now()),
     ...childEntities(contractNames, en, noah, sampleCalmDay, Date.now()),
     ...unavailableChildEntities(contractNames, en, ines, "rules_not_synced"),
+    // Their weeks as the bridge says them once the statistics hold days: the chart's (the week
+    // while it fills has a suite of its own, parts/screen-time-week.test.ts).
+    ...[lea, noah].map((child) => ({
+      entityId: contractNames.childExtra(child.slug, "screen_time_days"),
+      state: "chart",
+      attributes: { days: [] },
+    })),
     statusEntity(contractNames, en, {
       state: "ok",
       requestsLastMinute: 9,

@@ -24,6 +24,7 @@ describe("what the removal takes as the bridge's", () => {
     ["sensor.reward_facts_lea_latest_facts", true],
     ["sensor.reward_facts_demo_lea_latest_facts", false],
     ["sensor.reward_facts__latest_facts", false],
+    ["sensor.reward_facts_lea_screen_time_days", true],
     ["sensor.kitchen_temperature", false],
   ])("state %s: %s", (entityId, ours) => {
     expect(isBridgeState(entityId, contractNames, demo)).toBe(ours);
