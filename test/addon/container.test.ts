@@ -77,6 +77,8 @@ describe("the Dockerfile", () => {
   it("labels the image for the Supervisor, with the package's version by default", () => {
     const labels = withKeyword("LABEL").join(" ");
     expect(labels).toContain('io.hass.type="app"');
+    // The project's page, which the Supervisor and `docker inspect` show as the image's home.
+    expect(labels).toContain('io.hass.url="https://github.com/reward-facts/reward-facts-bridge"');
     // Docker's own ${...}, not a template literal's.
     const dockerVariable = (name: string) => `"$${"{"}${name}}"`;
     expect(labels).toContain(`io.hass.version=${dockerVariable("BUILD_VERSION")}`);

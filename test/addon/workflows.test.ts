@@ -38,6 +38,8 @@ async function lintWorkflows(dir: string): Promise<string[]> {
 
 type Step = { uses?: string; run?: string; with?: Record<string, unknown> };
 type Job = { steps?: Step[]; strategy?: { matrix?: Record<string, unknown> }; needs?: string | string[] };
+/** A GitHub expression as a workflow spells it, `${{ inner }}` (not a template placeholder). */
+const expression = (inner: string) => `$\{{ ${inner} }}`;
 const readWorkflow = (file: string) =>
   parse(readText(`.github/workflows/${file}`)) as { jobs: Record<string, Job> };
 const stepsOf = (workflow: { jobs: Record<string, Job> }) =>
@@ -107,14 +109,46 @@ describe("the release workflow", () => {
     expect(build?.with).toMatchObject({ file: "addon/Dockerfile", push: "true" });
   });
 
-  it("pushes under the name config.yaml gives, read from config.yaml itself", () => {
+  it("publishes a manifest list under the one name config.yaml gives, read from config.yaml itself", () => {
     expect(text).toContain("yq -r '.image' config.yaml");
-    expect(readManifest().image).toMatch(/^ghcr\.io\/[^/]+\/[^/]*\{arch\}[^/]*$/);
+    // One name for every architecture (no {arch}): each machine pulls its own from the list.
+    const image = readManifest().image as string;
+    expect(image).toMatch(/^ghcr\.io\/[^/]+\/[^/{}]+$/);
+    // The prepare step splits it as bash does: ${image%/*} and ${image##*/}.
+    expect(text).toContain(`echo "registry_prefix=$\{image%/*}"`);
+    expect(text).toContain(`echo "image_name=$\{image##*/}"`);
+    const [prefix, name] = [image.slice(0, image.lastIndexOf("/")), image.slice(image.lastIndexOf("/") + 1)];
+    const list = stepsOf(release).find((step) =>
+      step.uses?.startsWith("home-assistant/builder/actions/publish-multi-arch-manifest@"),
+    );
+    expect(list?.with).toMatchObject({
+      "registry-prefix": expression("needs.prepare.outputs.registry_prefix"),
+      "image-name": expression("needs.prepare.outputs.image_name"),
+      architectures: expression("needs.prepare.outputs.architectures"),
+    });
+    expect(`${prefix}/${name}`).toBe(image);
   });
 
-  it("publishes the bundle with the published images, and only after every image", () => {
+  it("names each architecture's image as the manifest step looks it up, <prefix>/<arch>-<name>, tagged alike", () => {
+    // publish-multi-arch-manifest reads ${REGISTRY_PREFIX}/${arch}-${IMAGE_NAME}:<its first tag>.
+    const build = stepsOf(release).find((step) =>
+      step.uses?.startsWith("home-assistant/builder/actions/build-image@"),
+    );
+    const list = stepsOf(release).find((step) =>
+      step.uses?.startsWith("home-assistant/builder/actions/publish-multi-arch-manifest@"),
+    );
+    expect(build?.with?.image).toBe(
+      `${expression("needs.prepare.outputs.registry_prefix")}/${expression("matrix.arch")}-${expression("needs.prepare.outputs.image_name")}`,
+    );
+    const firstTag = (tags: unknown) => String(tags).trim().split("\n")[0];
+    expect(firstTag(list?.with?.["image-tags"])).toBe(firstTag(build?.with?.["image-tags"]));
+    expect(list?.uses?.split("@")[1]).toBe(build?.uses?.split("@")[1]);
+  });
+
+  it("publishes the bundle with the published images, and only after the list, which waits for every image", () => {
     const publish = release.jobs.repository;
-    expect(publish?.needs).toEqual(["prepare", "images"]);
+    expect(publish?.needs).toEqual(["prepare", "manifest"]);
+    expect(release.jobs.manifest?.needs).toEqual(["prepare", "images"]);
     expect(
       stepsOf({ jobs: { publish: publish as Job } }).some((step) => step.run?.includes("--published-images")),
     ).toBe(true);
