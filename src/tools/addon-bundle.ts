@@ -31,9 +31,13 @@ export const BUILD_INPUTS = [
   "addon/entrypoint.sh",
 ];
 
-/** Files of addon/ the add-on cannot do without; every file of addon/ is bundled. */
+/**
+ * Files of addon/ the add-on cannot do without; every file of addon/ is bundled. README.md is the
+ * store's introduction: the Supervisor reads it beside the manifest, as it does DOCS.md.
+ */
 export const REQUIRED_ADDON_FILES = [
   "Dockerfile",
+  "README.md",
   "DOCS.md",
   "CHANGELOG.md",
   "apparmor.txt",

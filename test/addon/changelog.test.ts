@@ -94,6 +94,26 @@ describe("addon/CHANGELOG.md", () => {
   });
 });
 
+describe("the releases an update must not cross by itself (config.yaml's breaking_versions)", () => {
+  // From below one of them, the Supervisor offers the update but never installs it automatically
+  // (App.auto_update_available): what it asks of a parent must be in its upgrade notes.
+  const breaking = (readManifest().breaking_versions ?? []) as string[];
+
+  it("names 0.3.0, which changed how the bridge publishes", () => {
+    expect(breaking).toContain("0.3.0");
+  });
+
+  it.each(breaking)(
+    "has %s released, with upgrade notes first, and not after the version on offer",
+    (version) => {
+      const release = releases.find((r) => r.version === version);
+      expect(release, `## ${version} in the changelog`).toBeDefined();
+      expect(release?.kinds[0]).toBe(UPGRADE_NOTES);
+      expect(newer(version, readManifest().version as string)).toBe(false);
+    },
+  );
+});
+
 describe("what Home Assistant's update dialog shows of it (core's rule, release-notes.ts)", () => {
   const [offered, installed] = releases;
   const latest = readManifest().version as string;

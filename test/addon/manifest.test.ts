@@ -7,6 +7,7 @@ import {
   DEPRECATED_ARCHS,
   IMAGE,
   KNOWN_KEYS,
+  manifestProblems,
   OBSOLETE_KEYS,
   packageVersion,
   parseOptionType,
@@ -149,6 +150,16 @@ describe("the encoded rules themselves", () => {
       multiple: false,
     });
     expect(parseOptionType(["str?"])).toEqual({ base: "str", optional: true, multiple: true });
+  });
+
+  it("refuses a url that is none and a breaking version YAML would read as a number", () => {
+    expect(manifestProblems({ ...manifest, url: "github.com/x", breaking_versions: [0.3, "0.3.0"] })).toEqual(
+      ["url: github.com/x is not a URL", "breaking_versions: 0.3 is not a version string"],
+    );
+    expect(manifestProblems({ ...manifest, breaking_versions: "0.3.0" })).toEqual([
+      "breaking_versions: must be a list",
+    ]);
+    expect(manifestProblems(manifest)).toEqual([]);
   });
 
   it("tells a tagged image from an untagged one", () => {

@@ -262,6 +262,19 @@ export function manifestProblems(manifest: unknown): string[] {
   }
   if (m.image !== undefined && (typeof m.image !== "string" || !IMAGE.test(m.image)))
     problems.push(`image: ${String(m.image)} is not an image name without a tag`);
+  // vol.Url(): a scheme and a host. The store links it as the app's website.
+  if (m.url !== undefined && (typeof m.url !== "string" || !/^[a-z][a-z0-9+.-]*:\/\/[^/\s]+/i.test(m.url)))
+    problems.push(`url: ${String(m.url)} is not a URL`);
+  // [version_tag]: versions an update must not cross by itself (no automatic update from below
+  // one). Strings, as `version` is: YAML would read 0.10 as the number 0.1.
+  if (m.breaking_versions !== undefined) {
+    const versions = m.breaking_versions;
+    if (!Array.isArray(versions)) problems.push("breaking_versions: must be a list");
+    else
+      for (const version of versions)
+        if (typeof version !== "string" || version.trim() === "")
+          problems.push(`breaking_versions: ${String(version)} is not a version string`);
+  }
   const schema = (m.schema ?? {}) as Record<string, unknown>;
   const options = (m.options ?? {}) as Record<string, unknown>;
   for (const [key, value] of Object.entries(schema))

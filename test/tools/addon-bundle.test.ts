@@ -93,6 +93,7 @@ describe("the add-on repository bundle", () => {
   it.each([
     "config.yaml",
     "Dockerfile",
+    "README.md",
     "DOCS.md",
     "CHANGELOG.md",
     "translations/en.yaml",
@@ -114,6 +115,11 @@ describe("the add-on repository bundle", () => {
     "src/health/check.ts",
   ])("has %s beside the manifest", (file) => {
     expect(existsSync(join(addon, file))).toBe(true);
+  });
+
+  it("puts the store's introduction beside the manifest: addon/README.md, not the project's README", () => {
+    // The Supervisor shows README.md of the manifest's folder as the app's introduction in the store.
+    expect(readFileSync(join(addon, "README.md"), "utf8")).toBe(readText("addon/README.md"));
   });
 
   it("copies the manifest as it is for published images, with the package's version", () => {
@@ -186,6 +192,14 @@ describe("the bundler's refusals", () => {
     const root = fixtureProject("clean");
     const { io } = collect();
     expect(await main(["--out", join(root, "dist", "bundle")], { root, ...io })).toBe(0);
+  });
+
+  it("refuses a project without the store's introduction (addon/README.md)", async () => {
+    const root = fixtureProject("no-introduction");
+    rmSync(join(root, "addon", "README.md"));
+    const { lines, io } = collect();
+    expect(await main(["--out", join(root, "dist", "bundle")], { root, ...io })).toBe(1);
+    expect(lines.err).toEqual(["addon:bundle: addon/README.md is missing"]);
   });
 
   it("refuses a manifest whose version is not the package's", async () => {
