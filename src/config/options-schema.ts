@@ -47,7 +47,9 @@ export const optionsSchema = z.object({
   remove_from_home_assistant: z._default(z.boolean(), false),
   /**
    * Whether the bridge offers the children's entities to Assist (voice and text), with aliases in
-   * the household's language. A user's own choices are never overwritten either way.
+   * the household's language. A user's own choices are never overwritten either way. What is
+   * exposed reaches whichever conversation agent the household uses, a cloud LLM included: off
+   * keeps the children's names and figures at home (DOCS says so where the option is described).
    */
   assist: z._default(z.boolean(), true),
 });

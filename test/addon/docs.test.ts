@@ -187,6 +187,33 @@ describe("DOCS.md", () => {
     expect(assist).toContain("utilisez un agent local");
   });
 
+  it("tells in English, and in the `assist` option's description in both languages, that Assist hands the children's names and figures to the conversation agent, cloud ones too, and how to keep it home", () => {
+    // Whatever the line breaks.
+    const flat = (text: string) => text.replace(/\s+/g, " ");
+    expect(flat(english)).toContain(
+      "hands the children's first names and figures (minutes, points, streak, session) to whichever conversation agent the household uses, cloud ones included",
+    );
+    expect(flat(english)).toContain("set `assist` to `false`");
+    expect(flat(english)).toContain("use a local agent");
+    // Where a parent turns it on or off: the option's own description, on the Configuration tab.
+    type Translation = { configuration: Record<string, { description: string }> };
+    const described = (language: string) =>
+      flat(
+        String(
+          (parse(readText(`addon/translations/${language}.yaml`)) as Translation).configuration.assist
+            ?.description,
+        ),
+      );
+    expect(described("en")).toContain(
+      "hands the children's first names and figures to whichever conversation agent the household uses, cloud ones included",
+    );
+    expect(described("en")).toContain("turn this off before the first start, or use a local agent");
+    expect(described("fr")).toContain(
+      "donne les prénoms des enfants et leurs chiffres à l'agent de conversation du foyer, quel qu'il soit, y compris un agent dans le cloud",
+    );
+    expect(described("fr")).toContain("désactivez-le avant le premier démarrage, ou utilisez un agent local");
+  });
+
   it("links only to files and sections that exist, from DOCS, its pages and README", () => {
     const broken: string[] = [];
     const links = [...docPages(), "README.md"].flatMap(repositoryLinks);
