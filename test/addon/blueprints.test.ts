@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { apiEventTypes } from "../../src/api/schemas.js";
 import { derivedFactTypes } from "../../src/engine/derived-facts.js";
 import { EVENT_TYPE } from "../../src/ha/delivery/event-data.js";
+import { childEntityDefinitions } from "../../src/ha/entities/catalogue.js";
 import { CHILD_MANUFACTURER } from "../../src/ha/entities/mqtt/discovery.js";
 import { Input, parseHaYaml } from "../support/blueprint-yaml.js";
 import { readText, repoRoot } from "./supervisor-rules.js";
@@ -40,8 +41,17 @@ function* walk(node: unknown, key = ""): Generator<[string, unknown]> {
 
 const asList = (value: unknown) => (Array.isArray(value) ? value : value === undefined ? [] : [value]);
 
+/** The syntax every blueprint is written in arrived in 2024.10. */
+const SYNTAX_RELEASE = "2024.10.0";
+/** Actions newer than that syntax, and the release each arrived in (its release notes). */
+const newerActions: Record<string, string> = { "recorder.get_statistics": "2025.6.0" };
+/** The blueprints for every child at once, which ask for no child's device. */
+const forEveryChild = ["assist_answers.yaml", "weekly_digest.yaml"];
+const newest = (versions: string[]) =>
+  versions.reduce((a, b) => (a.localeCompare(b, "en", { numeric: true }) >= 0 ? a : b));
+
 describe("the blueprints", () => {
-  it("are the seven the add-on offers", () => {
+  it("are the eight the add-on offers", () => {
     expect(files.sort()).toEqual([
       "assist_answers.yaml",
       "celebrate.yaml",
@@ -50,6 +60,7 @@ describe("the blueprints", () => {
       "session_over.yaml",
       "traffic_light.yaml",
       "validate_in_app.yaml",
+      "weekly_digest.yaml",
     ]);
   });
 
@@ -68,7 +79,7 @@ describe("the blueprints", () => {
       expect(new Set(used)).toEqual(new Set(Object.keys(inputs)));
     });
 
-    it("writes the syntax of 2024.10 and later (triggers/trigger/action), and requires 2024.10", () => {
+    it("writes the syntax of 2024.10 and later (triggers/trigger/action), and requires the release of its newest action", () => {
       for (const key of ["triggers", "actions"]) expect(bp, key).toHaveProperty(key);
       for (const key of ["trigger", "condition", "action"]) expect(bp, key).not.toHaveProperty(key);
       for (const trigger of asList(bp.triggers)) {
@@ -76,12 +87,23 @@ describe("the blueprints", () => {
         expect(trigger).not.toHaveProperty("platform");
       }
       expect([...walk(bp)].filter(([key]) => key === "service" || key === "platform")).toEqual([]);
-      expect(bp.blueprint.homeassistant?.min_version).toBe("2024.10.0");
+      // An older release would offer it, then fail the automation at its first run.
+      const called = [...walk(bp)].flatMap(([key, value]) =>
+        key === "action" && typeof value === "string" && value in newerActions ? [value] : [],
+      );
+      const needed = newest([SYNTAX_RELEASE, ...called.map((action) => newerActions[action] as string)]);
+      expect(bp.blueprint.homeassistant?.min_version).toBe(needed);
     });
 
     if (file === "assist_answers.yaml")
       it("answers for every child: it asks for nothing", () => {
         expect(inputs).toEqual({});
+      });
+    else if (forEveryChild.includes(file))
+      it("is for every child the bridge publishes: it asks for no child, and finds them by their name", () => {
+        expect(inputs).not.toHaveProperty("child");
+        expect(Object.values(inputs).filter((input) => "device" in (input.selector ?? {}))).toEqual([]);
+        expect(readText(`${folder}/${file}`)).toContain("s.attributes.child_name");
       });
     else
       it("asks for one child's device, from the bridge's children only, and finds her entities on it", () => {
@@ -128,6 +150,31 @@ describe("the blueprints", () => {
       (kinds?.selector?.select as { options?: Array<{ value: string }> } | undefined)?.options ?? [];
     expect(options.map((o) => o.value)).toEqual(["behavior_validated", "cheer_sent"]);
     for (const kind of options) expect(apiEventTypes).toContain(kind.value);
+  });
+
+  it("weekly_digest.yaml runs at the chosen time on the chosen days, and reads each day's change of the summed statistics", () => {
+    const bp = load("weekly_digest.yaml");
+    expect(bp.triggers).toEqual([{ trigger: "time", at: new Input("time") }]);
+    // The weekday as a condition: the time trigger's own weekday option is newer than 2025.6.
+    expect(bp.conditions).toContainEqual({ condition: "time", weekday: new Input("weekdays") });
+    const select = bp.blueprint.input.weekdays?.selector?.select as { options?: Array<{ value: string }> };
+    const options = select?.options ?? [];
+    expect(options.map((option) => option.value)).toEqual(["mon", "tue", "wed", "thu", "fri", "sat", "sun"]);
+    expect(bp.blueprint.input.weekdays?.default).toEqual(["sun"]);
+    const read = asList(bp.actions).find(
+      (action) => (action as { action?: string }).action === "recorder.get_statistics",
+    ) as { data: Record<string, unknown>; response_variable: string };
+    expect(read).toMatchObject({
+      data: { period: "day", types: ["change"] },
+      response_variable: "statistics",
+    });
+    expect(String(read.data.statistic_ids)).toMatch(/'minutes'.*'behaviors'/);
+    // A change of the sums exists only for sensors the recorder sums.
+    const text = readText(`${folder}/weekly_digest.yaml`);
+    for (const kind of ["minutes_consumed", "behaviors"] as const) {
+      expect(text).toContain(`_${kind}`);
+      expect(childEntityDefinitions[kind].stateClass, kind).toBe("total_increasing");
+    }
   });
 
   it("colours the lamp green, orange and red", () => {

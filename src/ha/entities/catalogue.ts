@@ -70,7 +70,10 @@ export const childEntityDefinitions: Record<ChildEntityKind, EntityDefinition> =
   },
   consumable_today: { component: "binary_sensor", icon: "mdi:gamepad-variant" },
   mandatory_ok: { component: "binary_sensor", icon: "mdi:check-decagram" },
-  behaviors: { component: "sensor", icon: "mdi:format-list-checks" },
+  // The behaviors validated today: back to 0 at the household's midnight, so summed like the
+  // minutes used, which gives the week's count (the weekly_digest blueprint reads it). A
+  // validation undone in the app is a drop, read as a reset: that day's are then counted twice.
+  behaviors: { component: "sensor", icon: "mdi:format-list-checks", stateClass: "total_increasing" },
   screen_time_allowed: { component: "binary_sensor", icon: "mdi:television-classic" },
 };
 

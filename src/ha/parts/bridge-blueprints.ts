@@ -9,7 +9,9 @@ import type { SinkPart } from "./sink-part.js";
 // kept current when the bridge's copy changes (an upgrade, a change of language), never over a
 // person's change, and taken away by the removal step (removal.ts). No file to copy, no link to
 // follow. Releases before 2024.10 cannot read them as written (their `min_version`): nothing is
-// offered there, said once; DOCS tells how to copy them by hand.
+// offered there, said once; DOCS tells how to copy them by hand. A blueprint that needs a newer
+// release still (weekly_digest: 2025.6) waits for it: Home Assistant would save it, then refuse
+// every automation made from it.
 
 /** Where they are saved, under Home Assistant's `blueprints/automation/`. */
 export const BRIDGE_BLUEPRINT_FOLDER = "reward_facts_bridge";
@@ -45,6 +47,18 @@ export function offeredBlueprints(language: string): OfferedBlueprint[] {
     yaml,
     sourceUrl: `${BLUEPRINT_SOURCE}/automation/${folder}/${file}#${createHash("sha256").update(yaml).digest("hex").slice(0, 12)}`,
   }));
+}
+
+/** The release a blueprint's text asks for (its `min_version`, the blueprint's only one), as year and month. */
+export function minRelease(yaml: string): readonly [number, number] {
+  const found = /^ {4}min_version: "?(\d+)\.(\d+)/m.exec(yaml);
+  return found ? [Number(found[1]), Number(found[2])] : FIRST_RELEASE;
+}
+
+/** Whether Home Assistant `haVersion` (`2026.11.0`) is `release` or later. */
+export function isAtLeast(haVersion: string | undefined, release: readonly [number, number]): boolean {
+  const [year = 0, month = 0] = (haVersion ?? "").split(".").map(Number);
+  return year > release[0] || (year === release[0] && month >= release[1]);
 }
 
 /** A blueprint's own name, as its file gives it (the first two-space `name:` is the blueprint's). */
@@ -105,6 +119,8 @@ export class BridgeBlueprints implements SinkPart {
   readonly #o: BridgeBlueprintsOptions;
   /** Paths already said to be a person's, so that it is said once. */
   readonly #leftSaid = new Set<string>();
+  /** Paths already said to wait for a newer release, so that it is said once. */
+  readonly #waitingSaid = new Set<string>();
   #tooOldSaid = false;
   /** One look at a time: a connection and a change of language can come together. */
   #keeping: Promise<void> = Promise.resolve();
@@ -134,7 +150,8 @@ export class BridgeBlueprints implements SinkPart {
   async #keepNow(connected: boolean): Promise<void> {
     const { link, logger } = this.#o;
     if (!connected) return;
-    if (!readsThem(this.#o.haVersion())) {
+    const haVersion = this.#o.haVersion();
+    if (!isAtLeast(haVersion, FIRST_RELEASE)) {
       if (!this.#tooOldSaid)
         logger.info(
           "this Home Assistant is older than 2024.10: the bridge's blueprints are not offered in it (DOCS tells how to copy them)",
@@ -149,6 +166,16 @@ export class BridgeBlueprints implements SinkPart {
       });
       const saved: string[] = [];
       for (const offered of offeredBlueprints(this.#o.language())) {
+        const release = minRelease(offered.yaml);
+        if (!isAtLeast(haVersion, release)) {
+          if (!this.#waitingSaid.has(offered.path))
+            logger.info(
+              { blueprint: offered.path },
+              `this Home Assistant is older than ${release.join(".")}, which this blueprint needs: offered once Home Assistant is updated`,
+            );
+          this.#waitingSaid.add(offered.path);
+          continue;
+        }
         const action = blueprintAction(offered, listed[offered.path]);
         if (action === "leave" && !this.#leftSaid.has(offered.path)) {
           this.#leftSaid.add(offered.path);
@@ -175,9 +202,4 @@ export class BridgeBlueprints implements SinkPart {
       logger.warn({ err: error }, "the bridge's blueprints could not be offered in Home Assistant");
     }
   }
-}
-
-function readsThem(haVersion: string | undefined): boolean {
-  const [year = 0, month = 0] = (haVersion ?? "").split(".").map(Number);
-  return year > FIRST_RELEASE[0] || (year === FIRST_RELEASE[0] && month >= FIRST_RELEASE[1]);
 }

@@ -297,4 +297,54 @@ export const frBlueprints: BlueprintTexts = {
       "{{ trigger.event.data.child_name }} dit avoir fait « {{ trigger.event.data.label }} » : vérifiez-le et " +
       "validez-le dans l'application.",
   },
+  "weekly_digest.yaml": {
+    "blueprint.name": "Reward Facts - le bilan de la semaine",
+    "blueprint.description":
+      "Envoie la semaine de chaque enfant, les jours et à l'heure choisis : son temps d'écran des 7 derniers jours " +
+      "(aujourd'hui compris) à côté des 7 jours d'avant, sa série du moment et les comportements validés ces 7 " +
+      "derniers jours. Les chiffres viennent des statistiques à long terme de Home Assistant sur ses minutes " +
+      "utilisées et ses comportements validés chaque jour (une validation annulée dans l'application compte deux " +
+      "fois ceux de ce jour-là), jusqu'à la dernière heure pleine ; une semaine que les statistiques n'ont pas " +
+      "encore est dite telle, pas comptée comme 0. Pour chaque enfant que le pont publie, des deux manières de " +
+      "publier. Les actions peuvent utiliser `message` et `title`. Demande Home Assistant 2025.6 ou plus récent " +
+      "(son action recorder.get_statistics).",
+    "blueprint.input.weekdays.name": "Jours",
+    "blueprint.input.weekdays.description": "Les jours de la semaine où il est envoyé.",
+    "blueprint.input.weekdays.selector.select.options.0.label": "Lundi",
+    "blueprint.input.weekdays.selector.select.options.1.label": "Mardi",
+    "blueprint.input.weekdays.selector.select.options.2.label": "Mercredi",
+    "blueprint.input.weekdays.selector.select.options.3.label": "Jeudi",
+    "blueprint.input.weekdays.selector.select.options.4.label": "Vendredi",
+    "blueprint.input.weekdays.selector.select.options.5.label": "Samedi",
+    "blueprint.input.weekdays.selector.select.options.6.label": "Dimanche",
+    "blueprint.input.time.name": "Heure",
+    "blueprint.input.time.description":
+      "L'heure à laquelle il est envoyé, dans le fuseau horaire de Home Assistant.",
+    "blueprint.input.phones.name": "Téléphones",
+    "blueprint.input.phones.description":
+      "Les actions de notification des téléphones des parents (celles de l'application Home Assistant, comme " +
+      "notify.mobile_app_pixel_8), une par ligne. Chacun reçoit le bilan. Aucun : seules vos actions ci-dessous " +
+      "s'exécutent.",
+    "blueprint.input.digest_actions.name": "Actions",
+    "blueprint.input.digest_actions.description":
+      "Par exemple un résumé vocal avec le message {{ message }}. Par défaut, une notification dans Home Assistant.",
+    "variables.title": "Reward Facts - la semaine",
+    "actions.1.variables.message":
+      "{% set lines = namespace(all=[]) %}" +
+      "{% for child in children %}{% set w = week[child.minutes] %}" +
+      "{% if w.now_days %}" +
+      "{% set line = child.name ~ ' : ' ~ w.now ~ \" min d'écran ces 7 derniers jours\" ~ (' (' ~ w.now_days ~ " +
+      "(' jour enregistré)' if w.now_days == 1 else ' jours enregistrés)') if w.now_days < 7 else '') %}" +
+      "{% set line = line ~ (', ' ~ w.before ~ \" min les 7 jours d'avant\" ~ (' (' ~ w.before_days ~ " +
+      "(' jour enregistré)' if w.before_days == 1 else ' jours enregistrés)') if w.before_days < 7 else '') " +
+      "if w.before_days else \", rien d'enregistré les 7 jours d'avant\") %}" +
+      '{% else %}{% set line = child.name ~ " : pas encore de temps d\'écran enregistré" %}{% endif %}' +
+      "{% if w.streak | is_number %}{% set line = line ~ ' ; une série de ' ~ (w.streak | int) ~ " +
+      "(' jour' if w.streak | int == 1 else ' jours') %}{% endif %}" +
+      "{% if w.behavior_days %}{% set line = line ~ ' ; ' ~ w.behaviors ~ " +
+      "(' comportement validé' if w.behaviors == 1 else ' comportements validés') %}{% endif %}" +
+      "{% set lines.all = lines.all + [line ~ '.'] %}" +
+      "{% endfor %}" +
+      "{{ lines.all | join('\\n') }}",
+  },
 };

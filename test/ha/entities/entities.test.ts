@@ -99,6 +99,8 @@ describe("childEntities on the household's day", () => {
       unit_of_measurement: "min",
       state_class: "total_increasing",
     });
+    // Summed alike, the behaviors validated a day: the week's count of the weekly digest.
+    expect(states.get("sensor.reward_facts_lea_behaviors")?.attributes.state_class).toBe("total_increasing");
     expect(states.get("sensor.reward_facts_lea_minutes_unlocked")?.attributes.state_class).toBe(
       "measurement",
     );

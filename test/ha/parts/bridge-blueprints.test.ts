@@ -3,7 +3,9 @@ import {
   BLUEPRINT_SOURCE,
   blueprintAction,
   blueprintName,
+  isAtLeast,
   isBridgeBlueprint,
+  minRelease,
   offeredBlueprints,
 } from "../../../src/ha/parts/bridge-blueprints.js";
 import { readText } from "../../addon/supervisor-rules.js";
@@ -16,7 +18,7 @@ const french = offeredBlueprints("fr");
 const celebrate = (set: typeof english) => set.find((b) => b.path === "reward_facts_bridge/celebrate.yaml");
 
 describe("the blueprints the bridge offers", () => {
-  it("are the add-on's seven, in the household's language, English for a language it has none in", () => {
+  it("are the add-on's eight, in the household's language, English for a language it has none in", () => {
     expect(english.map((b) => b.path).sort()).toEqual(
       [
         "assist_answers",
@@ -26,6 +28,7 @@ describe("the blueprints the bridge offers", () => {
         "session_over",
         "traffic_light",
         "validate_in_app",
+        "weekly_digest",
       ].map((file) => `reward_facts_bridge/${file}.yaml`),
     );
     expect(celebrate(english)?.yaml).toBe(
@@ -52,6 +55,28 @@ describe("the blueprints the bridge offers", () => {
     expect(blueprintName(celebrate(french)?.yaml ?? "")).not.toBe(
       blueprintName(celebrate(english)?.yaml ?? ""),
     );
+  });
+});
+
+describe("the release each blueprint waits for", () => {
+  const digest = english.find((b) => b.path === "reward_facts_bridge/weekly_digest.yaml");
+
+  it("is the one its text asks for: 2024.10, and 2025.6 for the weekly digest (recorder.get_statistics)", () => {
+    expect(minRelease(celebrate(english)?.yaml ?? "")).toEqual([2024, 10]);
+    expect(minRelease(digest?.yaml ?? "")).toEqual([2025, 6]);
+    expect(minRelease(french.find((b) => b.path === digest?.path)?.yaml ?? "")).toEqual([2025, 6]);
+    // Every other blueprint of the set reads on 2024.10.
+    const waiting = english.filter((b) => minRelease(b.yaml).join(".") !== "2024.10").map((b) => b.path);
+    expect(waiting).toEqual(["reward_facts_bridge/weekly_digest.yaml"]);
+  });
+
+  it("is compared by year, then month", () => {
+    expect(isAtLeast("2025.5.3", [2025, 6])).toBe(false);
+    expect(isAtLeast("2025.6.0", [2025, 6])).toBe(true);
+    expect(isAtLeast("2025.12.1", [2025, 6])).toBe(true);
+    expect(isAtLeast("2026.1.0", [2025, 6])).toBe(true);
+    expect(isAtLeast("2024.3.3", [2024, 10])).toBe(false);
+    expect(isAtLeast(undefined, [2024, 10])).toBe(false);
   });
 });
 

@@ -67,12 +67,13 @@ describe("a child's MQTT discovery", () => {
     });
   });
 
-  it("sums the minutes consumed in statistics; points and unlocked minutes stay measurements", () => {
+  it("sums the minutes consumed and the behaviors validated in statistics; points and unlocked minutes stay measurements", () => {
     expect(config("sensor", "minutes_consumed")).toMatchObject({
       state_class: "total_increasing",
       device_class: "duration",
       unit_of_measurement: "min",
     });
+    expect(config("sensor", "behaviors")?.state_class).toBe("total_increasing");
     expect(config("sensor", "minutes_unlocked")?.state_class).toBe("measurement");
     expect(config("sensor", "points")?.state_class).toBe("measurement");
   });
