@@ -198,6 +198,7 @@ export class App {
           removeOnStop: this.#config.removeOnStop,
           dashboard: this.#config.options.dashboard,
           assist: this.#config.options.assist,
+          todayIntervalSeconds: this.#config.options.today_interval_seconds,
           assistMemory: this.#store ? assistMemoryOn(this.#store, this.#logger) : undefined,
           diaryMemory: this.#store ? diaryMemoryOn(this.#store, this.#logger) : undefined,
           weekMemory: this.#store ? weekMemoryOn(this.#store, this.#logger) : undefined,

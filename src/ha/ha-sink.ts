@@ -158,6 +158,7 @@ export class HomeAssistantSink implements Sink {
       this.#p.logger.warn({ err: error }, "the entities could not be told the bridge stops");
     });
     await this.#p.states.close();
+    await this.#p.config.close();
   }
 
   /** Nothing of this run stays in Home Assistant: its entities, then each part's share. */

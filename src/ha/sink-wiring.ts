@@ -10,11 +10,13 @@ import type { EntityPublisher, EntityPublisherFactory } from "./entities/entity-
 import { RestEntities } from "./entities/rest/rest-entities.js";
 import { SettledSlugs, type SlugMemory } from "./entities/settled-slugs.js";
 import { callService } from "./link/commands.js";
+import { ConfigApi } from "./link/config-api.js";
 import type { HomeAssistantLink } from "./link/connection.js";
 import type { ServiceCaller } from "./link/notifications.js";
 import { StateWriter } from "./link/state-writer.js";
 import type { AssistMemory } from "./parts/assist.js";
 import { AssistExposure } from "./parts/assist.js";
+import { AssistAnswers } from "./parts/assist-answers.js";
 import { BridgeBlueprints } from "./parts/bridge-blueprints.js";
 import { BridgeDiagnostics } from "./parts/bridge-diagnostics.js";
 import { BridgeNotices } from "./parts/bridge-notices.js";
@@ -61,6 +63,8 @@ export interface HomeAssistantSinkOptions {
   diaryMemory?: DiaryMemory | undefined;
   /** Where the children's own readings of their screen time per day are kept (screen-time-week.ts). */
   weekMemory?: WeekMemory | undefined;
+  /** How often each child's day is read (`today_interval_seconds`): Assist says a figure is stale past three. */
+  todayIntervalSeconds?: number | undefined;
   /** A child's Read now button was pressed (MQTT mode): the engine reads her next (the app wires it). */
   readNow?: ((childId: string) => void) | undefined;
   /**
@@ -85,6 +89,8 @@ export interface SinkPieces {
   identity: (child: ChildRef) => ChildIdentity;
   /** REST: the states the publisher does not make (the refused status, a REST-made state). */
   states: StateWriter;
+  /** Home Assistant's configuration API (the automation and the script of assist-answers.ts). */
+  config: ConfigApi;
   entities: EntityPublisher;
   events: EventDeliverer;
   /** The bridge's redacted state for the diagnostics download (bridge-diagnostics.ts). */
@@ -133,6 +139,7 @@ export function wireSink(options: HomeAssistantSinkOptions, onRefusalEnded: () =
     texts,
   });
   const diagnostics = new BridgeDiagnostics();
+  const config = new ConfigApi({ url: options.url, token: options.token });
   const parts = sinkParts({
     link,
     logger,
@@ -152,8 +159,23 @@ export function wireSink(options: HomeAssistantSinkOptions, onRefusalEnded: () =
     states,
     diaryMemory: options.diaryMemory,
     weekMemory: options.weekMemory,
+    config,
+    todayIntervalSeconds: options.todayIntervalSeconds ?? 60,
   });
-  return { link, logger, names, language, slugs, identity, states, entities, events, diagnostics, parts };
+  return {
+    link,
+    logger,
+    names,
+    language,
+    slugs,
+    identity,
+    states,
+    config,
+    entities,
+    events,
+    diagnostics,
+    parts,
+  };
 }
 
 /** What the parts are made of: the sink's own pieces, and the options that choose among them. */
@@ -180,6 +202,9 @@ interface SinkPartsMaterials {
   states: StateWriter;
   diaryMemory: DiaryMemory | undefined;
   weekMemory: WeekMemory | undefined;
+  /** Home Assistant's configuration API: the automation and the script the bridge keeps. */
+  config: ConfigApi;
+  todayIntervalSeconds: number;
 }
 
 /**
@@ -220,6 +245,22 @@ function sinkParts(m: SinkPartsMaterials): SinkPart[] {
       enabled: m.assist,
       registryEntities: () => m.entities.mode === "mqtt",
     }),
+    // Not for the demo, which leaves nothing behind.
+    ...(m.blueprints
+      ? [
+          new AssistAnswers({
+            link,
+            config: m.config,
+            ready,
+            texts,
+            names,
+            logger,
+            enabled: m.assist,
+            mode: () => m.entities.mode,
+            todayIntervalSeconds: m.todayIntervalSeconds,
+          }),
+        ]
+      : []),
     new FactDiary({ states: m.states, names, texts, logger, memory: m.diaryMemory, ready }),
     new ScreenTimeWeek({ link, states: m.states, names, texts, logger, memory: m.weekMemory, ready }),
     m.diagnostics,

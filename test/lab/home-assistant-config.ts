@@ -34,6 +34,8 @@ export async function writeHomeAssistantConfig(dir: string, options: ConfigOptio
     "  flag:",
     "    name: flag",
     "automation: !include automations.yaml",
+    // Where the configuration API writes scripts (the bridge keeps one: parts/assist-answers.ts).
+    "script: !include scripts.yaml",
     "",
   ].join("\n");
   const extra = options.extraConfig ? `\n${options.extraConfig.trimEnd()}\n` : "";
@@ -41,4 +43,5 @@ export async function writeHomeAssistantConfig(dir: string, options: ConfigOptio
   // An empty include is `None` to HA's loader; an empty list is "no automations".
   const automations = options.automations?.trim() ? options.automations : "[]\n";
   await writeFile(join(dir, "automations.yaml"), automations);
+  await writeFile(join(dir, "scripts.yaml"), "{}\n");
 }

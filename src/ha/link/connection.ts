@@ -158,6 +158,11 @@ export class HomeAssistantLink {
   }
 
   /** Home Assistant's language (`en`, `fr`, `pt-BR`…), once connected. */
+  /** Whether Home Assistant has loaded the integration (`conversation`), as of the last connection. */
+  hasComponent(component: string): boolean {
+    return this.#config?.components.includes(component) ?? false;
+  }
+
   get language(): string | undefined {
     return this.#config?.language;
   }

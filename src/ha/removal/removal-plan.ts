@@ -16,6 +16,7 @@ export const removalKinds = [
   "helpers",
   "labels",
   "blueprints",
+  "assistant_items",
   "dashboards",
   "notifications",
 ] as const;
@@ -37,6 +38,7 @@ export const removalWords: Record<RemovalKind, string> = {
   helpers: "input_text helpers",
   labels: "labels and categories",
   blueprints: "blueprints",
+  assistant_items: "Assist automation and assistants' script",
   dashboards: "dashboards",
   notifications: "notifications",
 };
@@ -52,8 +54,9 @@ export function removalSummary(result: RemovalResult): string {
 
 /**
  * A state the REST publisher wrote: the status, a bridge sensor, a child's REST-made state (her
- * diary, her week), or a child's entity by the catalogue's pattern, for any slug (children long gone included). `besides`: prefixes of other
- * namings whose ids fit the pattern too (the demo's `reward_facts_demo`), left alone.
+ * diary, her week), or a child's entity by the catalogue's pattern, for any slug (children long
+ * gone included). `besides`: prefixes of other namings whose ids fit the pattern too (the demo's
+ * `reward_facts_demo`), left alone.
  */
 export function isBridgeState(
   entityId: string,

@@ -6,11 +6,13 @@ import type { BrokerAddress } from "../entities/mqtt/mqtt-link.js";
 import { describeHolder } from "../household/lease.js";
 import { livingHolder } from "../household/lease-reading.js";
 import { callService } from "../link/commands.js";
+import { ConfigApi } from "../link/config-api.js";
 import type { HomeAssistantLink } from "../link/connection.js";
 import { HomeAssistantAuthError, HomeAssistantError, HomeAssistantNotAdminError } from "../link/errors.js";
 import { homeAssistantLink } from "../link/home-assistant-link.js";
 import { deleteInputText, listInputTexts } from "../link/input-text-helpers.js";
 import { StateWriter } from "../link/state-writer.js";
+import { assistantItems } from "../parts/assist-answers.js";
 import { languages, textsFor } from "../texts/texts.js";
 import { removeBridgeBlueprints } from "./blueprint-removal.js";
 import {
@@ -143,6 +145,15 @@ export async function removeFromHomeAssistant(options: RemovalOptions): Promise<
     });
     await step(["blueprints"], async () => {
       counts.blueprints += await removeBridgeBlueprints(connection, logger);
+    });
+    await step(["assistant_items"], async () => {
+      const config = new ConfigApi({ url: options.url, token: options.token });
+      try {
+        for (const [kind, id] of assistantItems(names))
+          if (await config.remove(kind, id)) counts.assistant_items++;
+      } finally {
+        await config.close();
+      }
     });
     await step(["dashboards"], async () => {
       const place = dashboardPlace(names, textsFor(connection.language).texts);

@@ -93,6 +93,47 @@ export const en = {
       "The one waiting, which publishes nothing: {self}. Stop or remove one of them (one bridge per household: " +
       "the add-on, or a standalone bridge). The waiting one takes over by itself a few minutes after the other stops.",
   },
+  /**
+   * What Assist hears and says out of the box (assist-answers-config.ts): the sentences, `|` between
+   * them (`{child}` a first name; the `_i` ones ask for "me"), and the answers.
+   */
+  voice: {
+    minutes:
+      "how many minutes does {child} have left|how many minutes has {child} got left|how much [screen] time does {child} have left|how much [screen] time has {child} got left",
+    minutes_i:
+      "how many minutes do I have left|how many minutes have I got left|how much [screen] time do I have left",
+    session: "is {child}'s session running|is {child} in a session|does {child} have a session running",
+    session_i: "is my session running|am I in a session",
+    streak: "what is {child}'s streak|how long is {child}'s streak",
+    streak_i: "what is my streak|how long is my streak",
+    why: "why can't {child} use [the] screens|why can {child} not use [the] screens|why can't {child} watch [the] tv|why isn't {child} allowed [to use] [the] screens",
+    why_i: "why can't I use [the] screens|why can't I watch [the] tv",
+    can: "can {child} use [the] screens|can {child} watch [the] tv|is {child} allowed [to use] [the] screens|may {child} use [the] screens|may {child} watch [the] tv|can {child} play [on the] screens",
+    can_i: "can I use [the] screens|can I watch [the] tv|am I allowed [to use] [the] screens",
+    unknown: "I don't know {child}.",
+    minutes_left: "{child} has {minutes} minutes left.",
+    session_on: "Yes, {child}'s session is running, until {time}.",
+    session_off: "No, {child} has no session running.",
+    streak_days: "{child}'s streak is {days} days.",
+    allowed: "Yes, {child} may use screens now: {minutes} minutes left.",
+    not_consumable_today: "No: the app does not allow {child} to use minutes today.",
+    no_minutes_left: "No: {child} has no minutes left.",
+    other_home: "Today is {child}'s day at the other home.",
+    not_synced: "{child} is waiting for the app: the rules are not synced yet.",
+    unreadable: "{child}'s figures cannot be read right now: {reason}.",
+    not_read_yet: "not read yet",
+    last_read_at: "They were last read at {time}.",
+    stale_rate_limited: "The app asks the bridge to wait before reading again.",
+    stale: "At the last reading, at {time}:",
+    stale_unreachable: "The app cannot be reached right now.",
+    stale_refused: "The app refuses the bridge's token right now.",
+    stale_old: "Nothing newer has been read since.",
+    automation_name: "Reward Facts: Assist answers about the children",
+    summary_name: "Reward Facts: the children's summary",
+    summary_description:
+      "The children's figures now, per child: minutes left, the session and when it ends, points, streak, the behaviors left today (mandatory first), whether screens are allowed and why not, and when it was read. Give a first name for one child only.",
+    summary_child: "A child's first name (leave empty for every child)",
+  },
   /** The diary of a child's latest facts (fact-diary.ts): one line a fact. */
   diary: {
     line: "{child}: {fact}",

@@ -85,6 +85,45 @@ export const fr: Texts = {
       "Celui qui attend, sans rien publier : {self}. Arrêtez ou retirez l'un des deux (un pont par foyer : " +
       "le module complémentaire, ou un pont autonome). Celui qui attend prend le relais de lui-même quelques minutes après l'arrêt de l'autre.",
   },
+  voice: {
+    minutes:
+      "combien de minutes reste-t-il à {child}|il reste combien de minutes à {child}|combien de temps d'écran reste-t-il à {child}|combien de minutes a encore {child}",
+    minutes_i:
+      "combien de minutes me reste-t-il|il me reste combien de minutes|combien de temps d'écran me reste-t-il",
+    session:
+      "est-ce que la session de {child} est en cours|la session de {child} est-elle en cours|est-ce que {child} a une session en cours",
+    session_i: "est-ce que ma session est en cours|ma session est-elle en cours",
+    streak: "quelle est la série de {child}|combien de jours d'affilée pour {child}",
+    streak_i: "quelle est ma série|combien de jours d'affilée pour moi",
+    why: "pourquoi {child} ne peut-elle pas utiliser les écrans|pourquoi {child} ne peut-il pas utiliser les écrans|pourquoi {child} ne peut pas regarder la télé|pourquoi {child} n'a pas droit aux écrans",
+    why_i: "pourquoi je ne peux pas utiliser les écrans|pourquoi je ne peux pas regarder la télé",
+    can: "{child} peut-elle regarder la télé|{child} peut-il regarder la télé|est-ce que {child} peut regarder la télé|{child} peut-elle utiliser les écrans|{child} peut-il utiliser les écrans|est-ce que {child} peut utiliser les écrans",
+    can_i:
+      "est-ce que je peux regarder la télé|je peux regarder la télé|est-ce que je peux utiliser les écrans",
+    unknown: "Je ne connais pas {child}.",
+    minutes_left: "Il reste {minutes} minutes à {child}.",
+    session_on: "Oui, la session de {child} est en cours, jusqu'à {time}.",
+    session_off: "Non, {child} n'a pas de session en cours.",
+    streak_days: "La série de {child} est de {days} jours.",
+    allowed: "Oui, {child} peut utiliser les écrans maintenant : il reste {minutes} minutes.",
+    not_consumable_today: "Non : l'application ne permet pas à {child} d'utiliser des minutes aujourd'hui.",
+    no_minutes_left: "Non : {child} n'a plus de minutes.",
+    other_home: "Aujourd'hui, {child} est chez l'autre parent.",
+    not_synced: "{child} attend l'application : les règles ne sont pas encore synchronisées.",
+    unreadable: "Les chiffres de {child} ne peuvent pas être lus pour l'instant : {reason}.",
+    not_read_yet: "pas encore lus",
+    last_read_at: "Ils ont été lus pour la dernière fois à {time}.",
+    stale_rate_limited: "L'application demande au pont d'attendre avant de lire à nouveau.",
+    stale: "Au dernier relevé, à {time} :",
+    stale_unreachable: "L'application est injoignable pour l'instant.",
+    stale_refused: "L'application refuse le jeton du pont pour l'instant.",
+    stale_old: "Rien de plus récent n'a été lu depuis.",
+    automation_name: "Reward Facts : réponses d'Assist sur les enfants",
+    summary_name: "Reward Facts : le résumé des enfants",
+    summary_description:
+      "Les chiffres des enfants en ce moment, par enfant : minutes restantes, la session et sa fin, les points, la série, les comportements qui restent aujourd'hui (les essentiels d'abord), si les écrans sont permis et sinon pourquoi, et quand tout cela a été lu. Donnez un prénom pour un seul enfant.",
+    summary_child: "Le prénom d'un enfant (vide pour tous les enfants)",
+  },
   diary: {
     line: "{child} : {fact}",
     behavior_validated: "« {label} » validé",

@@ -73,13 +73,14 @@ describe("what the removal takes as the bridge's", () => {
       helpers: 2,
       labels: 2,
       blueprints: 7,
+      assistant_items: 2,
       dashboards: 1,
       notifications: 0,
     };
     expect(removalSummary({ counts, failed: [] })).toBe(
       "removed from Home Assistant: 60 retained MQTT discovery configs, 3 devices, 48 registry entities, " +
         "65 retained MQTT state messages, 0 states written through the REST API, 2 input_text helpers, " +
-        "2 labels and categories, 7 blueprints, 1 dashboards, 0 notifications",
+        "2 labels and categories, 7 blueprints, 2 Assist automation and assistants' script, 1 dashboards, 0 notifications",
     );
     expect(removalSummary({ counts, failed: ["helpers"] })).toMatch(
       /; NOT removed \(see the warnings above\): input_text helpers$/,
