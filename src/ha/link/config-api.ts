@@ -64,6 +64,8 @@ export class ConfigApi {
       dispatcher: this.#pool,
     });
     const body = await response.body.text();
+    // Releases before 2024.10 answer a DELETE of an item they do not have with a 400 of that message.
+    if (response.statusCode === 400 && body.includes("Resource not found")) return { status: 404, body };
     if (response.statusCode >= 300 && response.statusCode !== 404) {
       throw new HomeAssistantHttpError(
         `Home Assistant answered ${response.statusCode} to ${method} ${path}: ${body.slice(0, 200)}`,

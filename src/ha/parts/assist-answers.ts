@@ -3,8 +3,8 @@ import type { ChildIdentity } from "../entities/entities.js";
 import type { EntityNames } from "../entities/entity-names.js";
 import type { ConfigApi } from "../link/config-api.js";
 import type { HomeAssistantLink } from "../link/connection.js";
-import type { Texts } from "../texts/texts.js";
-import { assistAnswersAutomation, oldAutomationSyntax } from "./assist-answers-config.js";
+import { languages, type Texts } from "../texts/texts.js";
+import { assistAnswersAutomation, oldAutomationSyntax, QUESTIONS } from "./assist-answers-config.js";
 import { assistSummaryScript } from "./assist-summary-config.js";
 import { isAtLeast } from "./bridge-blueprints.js";
 import type { SinkPart } from "./sink-part.js";
@@ -16,6 +16,23 @@ import { STALE_READINGS, voiceChildren } from "./voice-children.js";
 // written again when the children or the language change and removed when `assist` is off (and by
 // the removal step). A user's own automation from the assist_answers blueprint answers instead:
 // the bridge then keeps no automation of its own, so that nothing answers twice.
+
+/** What of an automation's configuration tells whether it answers the bridge's questions. */
+interface AutomationConfig {
+  use_blueprint?: { path?: string };
+  triggers?: Array<{ command?: string | string[] }>;
+  trigger?: Array<{ command?: string | string[] }>;
+}
+
+/** Every sentence the bridge's automation hears, in every language the bridge speaks. */
+const BRIDGE_SENTENCES = new Set(
+  Object.values(languages).flatMap((texts) =>
+    QUESTIONS.flatMap((question) => [
+      ...texts.voice[question].split("|"),
+      ...texts.voice[`${question}_i`].split("|"),
+    ]),
+  ),
+);
 
 interface AutomationState {
   entity_id: string;
@@ -162,18 +179,24 @@ export class AssistAnswers implements SinkPart {
     return !held;
   }
 
-  /** Whether an automation of the user's is made from the assist_answers blueprint. */
+  /**
+   * Whether an automation of the user's answers the same questions: made from the assist_answers
+   * blueprint (2024.3 hands back its `use_blueprint`; later releases the blueprint's expanded
+   * config), or hearing one of the bridge's sentences in any language it speaks.
+   */
   async #usersOwnAnswers(): Promise<boolean> {
     const states = await this.#o.link.command<AutomationState[]>({ type: "get_states" });
     for (const state of states) {
       if (!state.entity_id.startsWith("automation.") || state.attributes.id === this.automationId) continue;
       const { config } = await this.#o.link
-        .command<{ config?: { use_blueprint?: { path?: string } } }>({
-          type: "automation/config",
-          entity_id: state.entity_id,
-        })
+        .command<{ config?: AutomationConfig }>({ type: "automation/config", entity_id: state.entity_id })
         .catch(() => ({ config: undefined }));
-      if (config?.use_blueprint?.path?.endsWith("assist_answers.yaml")) return true;
+      if (!config) continue;
+      if (config.use_blueprint?.path?.endsWith("assist_answers.yaml")) return true;
+      const heard = [...(config.triggers ?? []), ...(config.trigger ?? [])].flatMap((trigger) =>
+        trigger.command === undefined ? [] : [trigger.command].flat(),
+      );
+      if (heard.some((sentence) => BRIDGE_SENTENCES.has(sentence))) return true;
     }
     return false;
   }

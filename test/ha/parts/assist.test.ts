@@ -98,6 +98,12 @@ describe(`Assist on Home Assistant ${version}`, () => {
       /^(No, Léa has no session running\.|Yes, Léa's session is running, until \d\d:\d\d\.)$/,
     );
     expect(await ask("What is Léa's streak?", "en")).toBe(`Léa's streak is ${today.streakDays} days.`);
+    // The user's automations from the blueprint answer: the bridge keeps none of its own, so
+    // that nothing answers twice (parts/assist-answers.ts), and says so.
+    expect(
+      (await rig.ha.getStates()).some((state) => state.attributes.id === "reward_facts_assist_answers"),
+    ).toBe(false);
+    expect(bridge.text()).toContain("your automation from the assist_answers blueprint answers");
     // Her entities by their alias, through Home Assistant's own intent.
     expect(await ask("What is Léa's minutes left?", "en")).toContain(String(today.minutesRemaining));
     // A child the household does not have: named back as heard (the oldest release's matcher
