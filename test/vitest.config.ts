@@ -35,6 +35,7 @@ const onOldestToo = [
   "test/ha/removal/removal.test.ts",
   // Assist: each release's own intents and conversation agent.
   "test/ha/parts/assist.test.ts",
+  "test/ha/parts/assist-answers.test.ts",
   // A child's MQTT buttons, and a blueprint's automation run by a test fact.
   "test/ha/parts/buttons.test.ts",
 ];
