@@ -371,11 +371,15 @@ describe("DOCS.md", () => {
       for (const file of blueprints) {
         expect(mentions(file.replace(/\.yaml$/, ""), english), file).toBe(true);
         expect(mentions(file.replace(/\.yaml$/, ""), french), `${file} (French)`).toBe(true);
-        const link = `blueprint_url=https://github.com/reward-facts/reward-facts-bridge/blob/main/addon/blueprints/automation/${folder}/${file}`;
+        // my.home-assistant.io's redirect, which opens the import on the reader's Home Assistant at
+        // once (its create-link/ page is one page more), with the file's address encoded.
+        const url = `https://github.com/reward-facts/reward-facts-bridge/blob/main/addon/blueprints/automation/${folder}/${file}`;
         expect(blueprintsPage, `${folder}/${file}`).toContain(
-          `https://my.home-assistant.io/create-link/?redirect=blueprint_import&${link})`,
+          `https://my.home-assistant.io/redirect/blueprint_import/?blueprint_url=${encodeURIComponent(url)})`,
         );
       }
     }
+    for (const page of [...docPages(), "README.md"])
+      expect(readText(page), page).not.toContain("my.home-assistant.io/create-link/");
   });
 });
