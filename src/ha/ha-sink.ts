@@ -12,7 +12,13 @@ import {
   type UnavailableReason,
 } from "../engine/sink.js";
 import { BRIDGE_VERSION } from "../version.js";
-import { childEntities, refusedStatusEntity, statusEntity } from "./entities/entities.js";
+import {
+  childEntities,
+  type LastFigures,
+  lastFigures,
+  refusedStatusEntity,
+  statusEntity,
+} from "./entities/entities.js";
 import { slugsShown } from "./entities/shown-slugs.js";
 import { HomeAssistantAuthError, HomeAssistantNotAdminError } from "./link/errors.js";
 import { eachPart } from "./parts/sink-part.js";
@@ -35,6 +41,8 @@ export class HomeAssistantSink implements Sink {
   readonly #opening: AbortSignal | undefined;
   /** When each child's today was last read. */
   readonly #lastReads = new Map<string, number>();
+  /** What each child's last reading said, kept on her unavailable entities for voice answers. */
+  readonly #lastFigures = new Map<string, LastFigures>();
   #status: EngineStatus | undefined;
   #lastWriteFailure = 0;
   #stopListening: () => void = () => undefined;
@@ -100,6 +108,7 @@ export class HomeAssistantSink implements Sink {
 
   async publishToday(child: ChildRef, today: Today, readAt: number): Promise<void> {
     this.#lastReads.set(child.id, readAt);
+    this.#lastFigures.set(child.id, lastFigures(today));
     const identity = this.#p.identity(child);
     await this.#publishing(() =>
       this.#p.entities.publishChild(
@@ -146,7 +155,12 @@ export class HomeAssistantSink implements Sink {
     const identity = this.#p.identity(child);
     await eachPart(this.#p.parts, "childUnavailable", child.id, reason);
     await this.#publishing(() =>
-      this.#p.entities.markUnavailable(identity, reason, this.#lastReads.get(child.id)),
+      this.#p.entities.markUnavailable(
+        identity,
+        reason,
+        this.#lastReads.get(child.id),
+        this.#lastFigures.get(child.id),
+      ),
     );
   }
 

@@ -201,13 +201,47 @@ export function unavailableChildEntities(
   child: ChildIdentity,
   reason: UnavailableReason,
   lastReadAt?: number,
+  last?: LastFigures,
 ): EntityState[] {
   const attributes = {
     reason: texts.reasons[reason],
     reason_kind: reason,
     last_read: lastReadAt ? isoTime(lastReadAt) : null,
+    ...(last ? { last_figures: last } : {}),
   };
   return childEntityKinds.map((kind) => entity({ names, texts, child }, kind, "unavailable", attributes));
+}
+
+/**
+ * What a voice answer needs of a child's last reading, kept on her unavailable entities (REST) or
+ * her read status (MQTT, where an unavailable entity shows no attributes): so that "How many
+ * minutes does Léa have left?" can still be answered with the last figure and its time, saying
+ * why it is not newer (parts/assist-answers-config.ts).
+ */
+export interface LastFigures {
+  my_day: boolean;
+  minutes: string;
+  session: boolean;
+  ends: string;
+  streak: string;
+  allowed: boolean;
+  why_not: WhyNot | null;
+}
+
+export function lastFigures(today: Today): LastFigures {
+  const session = today.isMyDay && today.session?.running === true;
+  const endsAt =
+    session && today.isMyDay && today.session?.endsAt ? withOffset(today.session.endsAt) : undefined;
+  const why = whyNotAllowed(today);
+  return {
+    my_day: today.isMyDay,
+    minutes: today.isMyDay ? String(today.minutesRemaining) : "0",
+    session,
+    ends: endsAt ?? UNKNOWN,
+    streak: today.isMyDay ? String(today.streakDays) : UNKNOWN,
+    allowed: why === undefined,
+    why_not: why ?? null,
+  };
 }
 
 /** The status while the entities cannot be published at all (the MQTT broker refused the bridge). */

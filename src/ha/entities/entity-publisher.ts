@@ -4,7 +4,7 @@ import type { HomeAssistantLink } from "../link/connection.js";
 import type { StateWriter } from "../link/state-writer.js";
 import type { Texts } from "../texts/texts.js";
 import type { ChildEntityKind } from "./catalogue.js";
-import type { ChildIdentity, EntityState } from "./entities.js";
+import type { ChildIdentity, EntityState, LastFigures } from "./entities.js";
 import type { ChildButton, EntityNames } from "./entity-names.js";
 
 /** What a way of publishing entities can use of the Home Assistant link. */
@@ -48,10 +48,12 @@ export interface EntityPublisher {
   /** The children followed now; a child no longer among them is removed where that means something. */
   setChildren(children: readonly ChildIdentity[]): Promise<void>;
   publishChild(child: ChildIdentity, states: readonly EntityState[]): Promise<void>;
+  /** `last`: what her last reading said, for answers that must give the last figure. */
   markUnavailable(
     child: ChildIdentity,
     reason: UnavailableReason,
     lastReadAt: number | undefined,
+    last?: LastFigures,
   ): Promise<void>;
   /** `diagnostics`: the bridge's redacted state, for Home Assistant's diagnostics download where there is one (MQTT). */
   publishStatus(

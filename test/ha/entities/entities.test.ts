@@ -5,6 +5,7 @@ import { statusDefinition } from "../../../src/ha/entities/catalogue.js";
 import {
   type ChildIdentity,
   childEntities,
+  lastFigures,
   refusedStatusEntity,
   statusEntity,
   unavailableChildEntities,
@@ -250,6 +251,30 @@ describe("unavailable and status", () => {
       reason: "the bridge stopped",
       last_read: "2026-11-21T16:00:00+00:00",
     });
+  });
+
+  it("keeps her last figures on her unavailable entities, for answers that must give them", () => {
+    const last = lastFigures({
+      ...today,
+      session: { running: true, endsAt: "2026-11-21T17:30:00Z", minutes: 20 },
+    });
+    expect(last).toMatchObject({
+      my_day: true,
+      minutes: String(today.minutesRemaining),
+      session: true,
+      ends: "2026-11-21T17:30:00+00:00",
+      streak: String(today.streakDays),
+    });
+    expect(lastFigures(sampleCalmDay)).toMatchObject({
+      my_day: false,
+      allowed: false,
+      why_not: "other_household_day",
+    });
+    const states = unavailableChildEntities(contractNames, en, lea, "api_unreachable", READ_AT, last);
+    for (const s of states) expect(s.attributes.last_figures, s.entityId).toEqual(last);
+    expect(
+      unavailableChildEntities(contractNames, en, lea, "api_unreachable", READ_AT)[0]?.attributes,
+    ).not.toHaveProperty("last_figures");
   });
 
   it("tells when each child entity was last read", () => {

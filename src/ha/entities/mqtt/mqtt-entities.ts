@@ -1,6 +1,6 @@
 import type { EngineStatus, UnavailableReason } from "../../../engine/sink.js";
 import { type ChildEntityKind, childEntityKinds } from "../catalogue.js";
-import type { ChildIdentity, EntityState } from "../entities.js";
+import type { ChildIdentity, EntityState, LastFigures } from "../entities.js";
 import { childButtons } from "../entity-names.js";
 import { type EntityPublisher, FactsMustWaitError, type HomeAssistantParts } from "../entity-publisher.js";
 import {
@@ -172,9 +172,14 @@ export class MqttEntities implements EntityPublisher {
     await this.#link.publishAll(messages);
   }
 
-  async markUnavailable(child: ChildIdentity, reason: UnavailableReason, lastReadAt: number | undefined) {
+  async markUnavailable(
+    child: ChildIdentity,
+    reason: UnavailableReason,
+    lastReadAt: number | undefined,
+    last?: LastFigures,
+  ) {
     const lastRead = lastReadAt ? new Date(lastReadAt).toISOString() : null;
-    const messages = childUnavailableMessages(this.#ha.texts(), child, reason, lastRead);
+    const messages = childUnavailableMessages(this.#ha.texts(), child, reason, lastRead, last);
     // The values stay retained for when the child is readable again; only these change.
     this.#last.set(child.id, [...(this.#last.get(child.id) ?? []), ...messages]);
     await this.#link.publishAll(messages);

@@ -1,6 +1,6 @@
 import type { EngineStatus, UnavailableReason } from "../../../engine/sink.js";
 import type { Texts } from "../../texts/texts.js";
-import type { ChildIdentity, EntityState } from "../entities.js";
+import type { ChildIdentity, EntityState, LastFigures } from "../entities.js";
 import { READ_STATUS_KEY } from "./discovery.js";
 import { BRIDGE_AVAILABILITY, bridgeTopics, childTopics } from "./topics.js";
 
@@ -64,6 +64,7 @@ export function childUnavailableMessages(
   child: ChildIdentity,
   reason: UnavailableReason,
   lastRead: string | null,
+  last?: LastFigures,
 ): StateMessage[] {
   const topics = childTopics(child.id);
   const words = texts.reasons[reason];
@@ -71,7 +72,12 @@ export function childUnavailableMessages(
     { topic: topics.state(READ_STATUS_KEY), payload: words, retain: true },
     {
       topic: topics.attributes(READ_STATUS_KEY),
-      payload: JSON.stringify({ reason: words, reason_kind: reason, last_read: lastRead }),
+      payload: JSON.stringify({
+        reason: words,
+        reason_kind: reason,
+        last_read: lastRead,
+        ...(last ? { last_figures: last } : {}),
+      }),
       retain: true,
     },
     { topic: topics.availability, payload: "offline", retain: true },

@@ -1,7 +1,12 @@
 import type { EngineStatus, UnavailableReason } from "../../../engine/sink.js";
 import type { StateWriter } from "../../link/state-writer.js";
 import type { Texts } from "../../texts/texts.js";
-import { type ChildIdentity, type EntityState, unavailableChildEntities } from "../entities.js";
+import {
+  type ChildIdentity,
+  type EntityState,
+  type LastFigures,
+  unavailableChildEntities,
+} from "../entities.js";
 import type { EntityNames } from "../entity-names.js";
 import type { EntityPublisher, HomeAssistantParts } from "../entity-publisher.js";
 
@@ -42,8 +47,15 @@ export class RestEntities implements EntityPublisher {
     await this.#states.write(states);
   }
 
-  async markUnavailable(child: ChildIdentity, reason: UnavailableReason, lastReadAt: number | undefined) {
-    await this.#states.write(unavailableChildEntities(this.#names, this.#texts(), child, reason, lastReadAt));
+  async markUnavailable(
+    child: ChildIdentity,
+    reason: UnavailableReason,
+    lastReadAt: number | undefined,
+    last?: LastFigures,
+  ) {
+    await this.#states.write(
+      unavailableChildEntities(this.#names, this.#texts(), child, reason, lastReadAt, last),
+    );
   }
 
   async publishStatus(status: EntityState, _engine: EngineStatus): Promise<void> {

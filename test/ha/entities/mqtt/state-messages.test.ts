@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import type { EngineStatus } from "../../../../src/engine/sink.js";
-import { type ChildIdentity, childEntities, statusEntity } from "../../../../src/ha/entities/entities.js";
+import {
+  type ChildIdentity,
+  childEntities,
+  lastFigures,
+  statusEntity,
+} from "../../../../src/ha/entities/entities.js";
 import { contractNames } from "../../../../src/ha/entities/entity-names.js";
 import {
   bridgeOffline,
@@ -11,7 +16,7 @@ import {
   type StateMessage,
 } from "../../../../src/ha/entities/mqtt/state-messages.js";
 import { en } from "../../../../src/ha/texts/en.js";
-import { sampleCalmDay } from "../../../support/facts.js";
+import { sampleCalmDay, sampleToday } from "../../../support/facts.js";
 
 // What the MQTT entities read, from the states the REST mode would write: retained, so that Home
 // Assistant finds the last values after a restart; the attributes without what discovery already
@@ -117,6 +122,14 @@ describe("a child who cannot be read", () => {
     });
     expect(topics.get(`${base}/availability`)).toBe("offline");
     expect(messages.every((m) => m.retain)).toBe(true);
+  });
+
+  it("keeps her last figures on her read status (an unavailable entity shows no attributes)", () => {
+    const last = lastFigures(sampleToday);
+    const topics = byTopic(
+      childUnavailableMessages(en, lea, "api_unreachable", "2026-11-21T16:00:00+00:00", last),
+    );
+    expect(topics.get(`${base}/read_status/attributes`)).toMatchObject({ last_figures: last });
   });
 });
 
