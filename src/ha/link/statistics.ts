@@ -2,7 +2,7 @@ import { localDateOf } from "../../time/zoned.js";
 import type { HomeAssistantLink } from "./connection.js";
 
 /** One row of `recorder/statistics_during_period`: `start` in ms since the epoch (2023.3 and later). */
-interface StatisticsRow {
+export interface StatisticsRow {
   start: number;
   change?: number | null;
 }
@@ -25,8 +25,13 @@ export async function dailyChange(
     period: "day",
     types: ["change"],
   });
+  return changeByDate(answer[statisticId] ?? [], timeZone);
+}
+
+/** The rows' `change` by local date in `timeZone`; a row without a figure is left out. */
+export function changeByDate(rows: readonly StatisticsRow[], timeZone: string): Record<string, number> {
   const byDate: Record<string, number> = {};
-  for (const row of answer[statisticId] ?? []) {
+  for (const row of rows) {
     if (typeof row.change !== "number" || !Number.isFinite(row.change)) continue;
     byDate[localDateOf(row.start, timeZone)] = row.change;
   }

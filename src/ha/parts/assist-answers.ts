@@ -219,7 +219,7 @@ export class AssistAnswers implements SinkPart {
 }
 
 /** JSON with its keys in order: what Home Assistant hands back may order them otherwise. */
-function canonical(value: unknown): string {
+export function canonical(value: unknown): string {
   return JSON.stringify(value, (_key, item: unknown) =>
     item && typeof item === "object" && !Array.isArray(item)
       ? Object.fromEntries(

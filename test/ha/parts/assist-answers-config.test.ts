@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { contractNames } from "../../../src/ha/entities/entity-names.js";
+import { contractNames, EntityNames } from "../../../src/ha/entities/entity-names.js";
+import { assistantItems, canonical } from "../../../src/ha/parts/assist-answers.js";
 import {
   assistAnswersAutomation,
   oldAutomationSyntax,
@@ -82,5 +83,22 @@ describe("the summary script the bridge keeps for assistants", () => {
     expect(script.fields).toMatchObject({ child: { required: false } });
     const sequence = script.sequence as Array<Record<string, unknown>>;
     expect(sequence.at(-1)).toMatchObject({ response_variable: "summary" });
+  });
+});
+
+describe("what the bridge keeps for Assist, by naming", () => {
+  it("names its automation and script by the prefix (the demo's apart), and compares them whatever the key order", () => {
+    expect(assistantItems(contractNames)).toEqual([
+      ["automation", "reward_facts_assist_answers"],
+      ["script", "reward_facts_summary"],
+    ]);
+    expect(assistantItems(new EntityNames("reward_facts_demo"))[1]).toEqual([
+      "script",
+      "reward_facts_demo_summary",
+    ]);
+    expect(canonical({ b: 1, a: { d: [2, { f: 1, e: 0 }], c: 3 } })).toBe(
+      canonical({ a: { c: 3, d: [2, { e: 0, f: 1 }] }, b: 1 }),
+    );
+    expect(canonical({ a: [1, 2] })).not.toBe(canonical({ a: [2, 1] }));
   });
 });
