@@ -301,39 +301,24 @@ describe("the Rewards dashboard in the sections layout (2024.11 and later)", () 
     });
   });
 
+  // The gauge, then why screens are not allowed (while they are not), the session's end, the day,
+  // the latest facts, the other home, why she cannot be read, the week's chart or its first days:
+  // the same cards in both modes (the diary is the bridge's own state in each).
+  const sectionCards = [
+    "heading",
+    "gauge",
+    "markdown",
+    "entities",
+    "markdown",
+    "markdown",
+    "markdown",
+    "markdown",
+    "statistics-graph",
+    "markdown",
+  ];
   it.each([
-    // The gauge, then why screens are not allowed (while they are not), the session's end, the day,
-    // the latest facts…
-    [
-      "rest",
-      [
-        "heading",
-        "gauge",
-        "markdown",
-        "entities",
-        "markdown",
-        "markdown",
-        "markdown",
-        "markdown",
-        "statistics-graph",
-        "markdown",
-      ],
-    ],
-    [
-      "mqtt",
-      [
-        "heading",
-        "gauge",
-        "markdown",
-        "entities",
-        "markdown",
-        "markdown",
-        "markdown",
-        "markdown",
-        "statistics-graph",
-        "markdown",
-      ],
-    ],
+    ["rest", sectionCards],
+    ["mqtt", sectionCards],
   ] as const)("in %s mode, gives each child: %j", (mode, types) => {
     const section = sectionOf(build({ mode, haVersion: CURRENT }), "Noah");
     expect(section.cards.map((card) => card.type)).toEqual(types);
